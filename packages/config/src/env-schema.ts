@@ -1,0 +1,47 @@
+import { z } from "zod";
+
+const bool = (fallback: boolean) =>
+  z
+    .enum(["true", "false", "1", "0", "yes", "no", ""])
+    .optional()
+    .transform((value) =>
+      value === undefined || value === "" ? fallback : ["true", "1", "yes"].includes(value),
+    );
+
+const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
+
+/**
+ * Every setting Hookflow reads from the environment. The README's configuration table is the
+ * user-facing copy of this schema; keep them together.
+ */
+export const RawEnv = z.object({
+  NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
+  HOST: z.string().default("0.0.0.0"),
+  PORT: int(3000, 0),
+  DATABASE_URL: z.string().url().default("postgres://postgres@127.0.0.1:5432/hookflow"),
+  DATABASE_POOL_SIZE: int(10, 1),
+  REDIS_URL: z.string().url().default("redis://127.0.0.1:6379"),
+  HOOKFLOW_REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/, "letters, digits, _ and - only")
+    .default("hookflow"),
+  PUBLIC_BASE_URL: z.string().url().optional(),
+  HOOKFLOW_SECRET: z.string().min(32, "at least 32 characters").optional(),
+  HOOKFLOW_ENCRYPTION_KEY: z
+    .string()
+    .regex(/^(?:[0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, "32 bytes as 64 hex characters or base64")
+    .optional(),
+  HOOKFLOW_DELAY_SCALE: z.coerce.number().positive().max(1000).default(1),
+  HOOKFLOW_BOOTSTRAP_EMAIL: z.string().email().optional(),
+  HOOKFLOW_BOOTSTRAP_PASSWORD: z.string().min(8).optional(),
+  ALLOW_SIGNUP: bool(true),
+  ALLOW_PRIVATE_TARGETS: z.enum(["true", "false", "1", "0", ""]).optional(),
+  SESSION_TTL_SECONDS: int(7 * 24 * 3600, 60),
+  MAX_PAYLOAD_BYTES: int(1024 * 1024, 1),
+  DELIVERY_TIMEOUT_MS: int(10_000, 100),
+  WORKER_CONCURRENCY: int(64, 1),
+  INGRESS_RATE_LIMIT_PER_SECOND: int(0, 0),
+  SMTP_URL: z.string().url().optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+export type RawEnv = z.infer<typeof RawEnv>;

@@ -1,0 +1,119 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { z } from "zod";
+import { RawEnv } from "./env-schema.js";
+
+export interface HookflowConfig {
+  nodeEnv: RawEnv["NODE_ENV"];
+  host: string;
+  port: number;
+  databaseUrl: string;
+  databasePoolSize: number;
+  redisUrl: string;
+  redisPrefix: string;
+  publicBaseUrl: string;
+  /** Server secret for stream tokens and signed links. */
+  secret: string;
+  /** 32-byte AES-256-GCM key for credentials at rest. */
+  encryptionKey: Buffer;
+  delayScale: number;
+  bootstrap: { email: string; password: string } | null;
+  allowSignup: boolean;
+  allowPrivateTargets: boolean;
+  sessionTtlSeconds: number;
+  maxPayloadBytes: number;
+  deliveryTimeoutMs: number;
+  workerConcurrency: number;
+  ingressRateLimitPerSecond: number;
+  smtpUrl: string | null;
+  logLevel: RawEnv["LOG_LEVEL"];
+  /** Things the operator should hear about at boot (generated secrets and the like). */
+  warnings: string[];
+}
+
+export class ConfigError extends Error {}
+
+function describe(error: z.ZodError): string {
+  return error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ");
+}
+
+function decodeKey(value: string): Buffer {
+  return value.length === 64 ? Buffer.from(value, "hex") : Buffer.from(value, "base64");
+}
+
+/**
+ * Parses the environment once, at boot, and fails fast with every problem named. Pure: the
+ * caller passes the environment (apps pass `process.env` from their `env.ts`).
+ */
+export function loadConfig(env: Record<string, string | undefined>): HookflowConfig {
+  const parsed = RawEnv.safeParse(env);
+  if (!parsed.success) throw new ConfigError(`Invalid configuration: ${describe(parsed.error)}`);
+  const raw = parsed.data;
+  const production = raw.NODE_ENV === "production";
+  const warnings: string[] = [];
+
+  if (production && !raw.HOOKFLOW_SECRET) {
+    throw new ConfigError("Invalid configuration: HOOKFLOW_SECRET is required in production");
+  }
+  if (production && !raw.HOOKFLOW_ENCRYPTION_KEY) {
+    throw new ConfigError(
+      "Invalid configuration: HOOKFLOW_ENCRYPTION_KEY is required in production",
+    );
+  }
+  if (raw.HOOKFLOW_BOOTSTRAP_EMAIL && !raw.HOOKFLOW_BOOTSTRAP_PASSWORD) {
+    throw new ConfigError(
+      "Invalid configuration: HOOKFLOW_BOOTSTRAP_PASSWORD is required with HOOKFLOW_BOOTSTRAP_EMAIL",
+    );
+  }
+
+  let secret = raw.HOOKFLOW_SECRET;
+  if (!secret) {
+    secret = randomBytes(32).toString("base64url");
+    warnings.push(
+      "HOOKFLOW_SECRET is unset: generated one for this process. Stream tokens will not survive a restart or work across processes; set it outside local development.",
+    );
+  }
+  let encryptionKey: Buffer;
+  if (raw.HOOKFLOW_ENCRYPTION_KEY) {
+    encryptionKey = decodeKey(raw.HOOKFLOW_ENCRYPTION_KEY);
+  } else {
+    // Development only: derived from the secret, so it is as stable as the secret is.
+    encryptionKey = createHash("sha256").update(`hookflow-encryption:${secret}`).digest();
+    warnings.push(
+      "HOOKFLOW_ENCRYPTION_KEY is unset: derived a development key from HOOKFLOW_SECRET.",
+    );
+  }
+
+  const allowPrivate =
+    raw.ALLOW_PRIVATE_TARGETS === undefined || raw.ALLOW_PRIVATE_TARGETS === ""
+      ? !production
+      : raw.ALLOW_PRIVATE_TARGETS === "true" || raw.ALLOW_PRIVATE_TARGETS === "1";
+
+  const publicBaseUrl = (raw.PUBLIC_BASE_URL ?? `http://localhost:${raw.PORT}`).replace(/\/+$/, "");
+
+  return {
+    nodeEnv: raw.NODE_ENV,
+    host: raw.HOST,
+    port: raw.PORT,
+    databaseUrl: raw.DATABASE_URL,
+    databasePoolSize: raw.DATABASE_POOL_SIZE,
+    redisUrl: raw.REDIS_URL,
+    redisPrefix: raw.HOOKFLOW_REDIS_PREFIX,
+    publicBaseUrl,
+    secret,
+    encryptionKey,
+    delayScale: raw.HOOKFLOW_DELAY_SCALE,
+    bootstrap: raw.HOOKFLOW_BOOTSTRAP_EMAIL
+      ? { email: raw.HOOKFLOW_BOOTSTRAP_EMAIL, password: raw.HOOKFLOW_BOOTSTRAP_PASSWORD ?? "" }
+      : null,
+    allowSignup: raw.ALLOW_SIGNUP,
+    allowPrivateTargets: allowPrivate,
+    sessionTtlSeconds: raw.SESSION_TTL_SECONDS,
+    maxPayloadBytes: raw.MAX_PAYLOAD_BYTES,
+    deliveryTimeoutMs: raw.DELIVERY_TIMEOUT_MS,
+    workerConcurrency: raw.WORKER_CONCURRENCY,
+    ingressRateLimitPerSecond: raw.INGRESS_RATE_LIMIT_PER_SECOND,
+    smtpUrl: raw.SMTP_URL ?? null,
+    logLevel: raw.LOG_LEVEL,
+    warnings,
+  };
+}

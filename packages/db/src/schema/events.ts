@@ -1,0 +1,79 @@
+import { sql } from "drizzle-orm";
+import { boolean, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { webhooks } from "./webhooks.js";
+
+export interface ParkedAt {
+  nodeType: string;
+  nodeId: string;
+}
+
+export const events = pgTable(
+  "events",
+  {
+    id: text("id").primaryKey(),
+    webhookId: text("webhook_id")
+      .notNull()
+      .references(() => webhooks.id, { onDelete: "cascade" }),
+    /** pending, retrying, delivered, failed, filtered, cancelled (decisions.md section 4). */
+    status: text("status").notNull().default("pending"),
+    eventType: text("event_type"),
+    /** The exact request body as received; the payload is its JSON parse. */
+    body: text("body").notNull(),
+    /** The body the pipeline produced for delivery, when a node changed it. */
+    deliveryBody: text("delivery_body"),
+    headers: jsonb("headers").$type<Record<string, string>>().notNull().default({}),
+    sourceIp: text("source_ip"),
+    priority: integer("priority").notNull().default(3),
+    attemptCount: integer("attempt_count").notNull().default(0),
+    lastError: text("last_error"),
+    lastStatusCode: integer("last_status_code"),
+    parkedAt: jsonb("parked_at").$type<ParkedAt>(),
+    awaitingApproval: boolean("awaiting_approval").notNull().default(false),
+    awaitingMerge: boolean("awaiting_merge").notNull().default(false),
+    delayed: boolean("delayed").notNull().default(false),
+    dedupKey: text("dedup_key"),
+    parentEventId: text("parent_event_id"),
+    chainStep: integer("chain_step"),
+    /** When the next attempt is due; the sweeper re-enqueues overdue events that lost their job. */
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }),
+    deliveredAt: timestamp("delivered_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("events_webhook_created_idx").on(t.webhookId, t.createdAt),
+    index("events_webhook_status_created_idx").on(t.webhookId, t.status, t.createdAt),
+    index("events_webhook_type_idx").on(t.webhookId, t.eventType),
+    index("events_status_created_idx").on(t.status, t.createdAt),
+    index("events_open_idx").on(t.nextAttemptAt).where(sql`${t.status} in ('pending', 'retrying')`),
+    index("events_parent_idx").on(t.parentEventId),
+  ],
+);
+
+export const deliveryAttempts = pgTable(
+  "delivery_attempts",
+  {
+    id: text("id").primaryKey(),
+    eventId: text("event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    webhookId: text("webhook_id")
+      .notNull()
+      .references(() => webhooks.id, { onDelete: "cascade" }),
+    targetUrl: text("target_url").notNull(),
+    isAdditionalTarget: boolean("is_additional_target").notNull().default(false),
+    isFallback: boolean("is_fallback").notNull().default(false),
+    targetId: text("target_id"),
+    attempt: integer("attempt").notNull(),
+    statusCode: integer("status_code").notNull().default(0),
+    responseBody: text("response_body").notNull().default(""),
+    latencyMs: integer("latency_ms").notNull().default(0),
+    success: boolean("success").notNull(),
+    error: text("error"),
+    attemptedAt: timestamp("attempted_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("delivery_attempts_event_idx").on(t.eventId, t.attemptedAt),
+    index("delivery_attempts_webhook_success_idx").on(t.webhookId, t.success, t.attemptedAt),
+  ],
+);

@@ -1,0 +1,3 @@
+export * from "./events.js";
+export * from "./identity.js";
+export * from "./webhooks.js";

@@ -1,0 +1,54 @@
+import { randomBytes } from "node:crypto";
+
+/** Type prefixes of every id the service hands out (decisions.md section 0). */
+export const ID_PREFIXES = {
+  user: "usr",
+  session: "ses",
+  organization: "org",
+  apiKey: "key",
+  webhook: "wh",
+  event: "evt",
+  attempt: "att",
+} as const;
+
+export type IdKind = keyof typeof ID_PREFIXES;
+
+const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+function encodeTime(ms: number): string {
+  let out = "";
+  let rest = ms;
+  for (let i = 0; i < 10; i++) {
+    out = CROCKFORD.charAt(rest % 32) + out;
+    rest = Math.floor(rest / 32);
+  }
+  return out;
+}
+
+function encodeRandom(byteCount: number): string {
+  const bytes = randomBytes(byteCount);
+  let out = "";
+  for (const byte of bytes) out += CROCKFORD.charAt(byte & 31);
+  return out;
+}
+
+/**
+ * A ULID-shaped id with a type prefix: `evt_01J9Z...`. The time part makes ids sort by creation,
+ * which keeps b-tree inserts at the right edge and lets lists page by id.
+ */
+export function newId(kind: IdKind, now: number = Date.now()): string {
+  return `${ID_PREFIXES[kind]}_${encodeTime(now)}${encodeRandom(16)}`;
+}
+
+/** Url-safe random string for tokens (ingress tokens, session tokens, api keys). */
+export function randomToken(length: number): string {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  const bytes = randomBytes(length * 2);
+  let out = "";
+  for (const byte of bytes) {
+    // 248 = 62 * 4: reject the tail so every character is equally likely.
+    if (byte < 248) out += alphabet.charAt(byte % 62);
+    if (out.length === length) return out;
+  }
+  return out + randomToken(length - out.length);
+}

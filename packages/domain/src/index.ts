@@ -1,0 +1,3 @@
+export * from "./errors.js";
+export * from "./ids.js";
+export * from "./zod-issues.js";

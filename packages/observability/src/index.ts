@@ -1,0 +1,4 @@
+export * from "./http-middleware.js";
+export * from "./logger.js";
+export * from "./metrics.js";
+export * from "./tracing.js";

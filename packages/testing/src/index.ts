@@ -1,0 +1,3 @@
+export * from "./receiver.js";
+export * from "./test-database.js";
+export * from "./test-redis.js";
