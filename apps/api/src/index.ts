@@ -1,1 +1,3 @@
-export {};
+export { createApiApp } from "./app.js";
+export { readEnv } from "./env.js";
+export { type ApiServices, buildApiServices } from "./services.js";

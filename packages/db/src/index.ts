@@ -1,3 +1,4 @@
 export * from "./client.js";
 export * from "./migrate.js";
+export * from "./queries/index.js";
 export * from "./schema/index.js";

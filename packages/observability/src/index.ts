@@ -1,4 +1,5 @@
 export * from "./http-middleware.js";
 export * from "./logger.js";
 export * from "./metrics.js";
+export * from "./metrics-handler.js";
 export * from "./tracing.js";

@@ -1,1 +1,3 @@
-export {};
+export * from "./delivery-jobs.js";
+export * from "./redis-keys.js";
+export * from "./webhook-changed.js";

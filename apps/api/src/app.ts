@@ -1,0 +1,25 @@
+import { metricsHandler, observeHttp } from "@hookflow/observability";
+import { authenticate } from "./auth/authenticate.js";
+import { type ApiApp, newApiApp } from "./http/api-app.js";
+import { createErrorHandler, notFoundHandler } from "./http/error-handler.js";
+import { isPublicPath } from "./http/public-paths.js";
+import { registerHealth } from "./routes/health/health.js";
+import type { ApiServices } from "./services.js";
+
+/**
+ * Builds the control-plane app. No side effects: tests call `app.request(...)` on it, and
+ * `hookflow start` serves it next to the other apps.
+ */
+export function createApiApp(services: ApiServices): ApiApp {
+  const app = newApiApp();
+  app.onError(createErrorHandler(services.logger));
+  app.notFound(notFoundHandler);
+  app.use("*", observeHttp({ role: "api", logger: services.logger, metrics: services.metrics }));
+  app.get("/metrics", metricsHandler(services.metrics));
+
+  const auth = authenticate({ db: services.db.db, now: services.now });
+  app.use("/api/*", async (c, next) => (isPublicPath(c.req.path) ? next() : auth(c, next)));
+
+  registerHealth(app, services);
+  return app;
+}

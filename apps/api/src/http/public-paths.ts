@@ -1,0 +1,12 @@
+/** Routes of the api that need no credential (decisions.md section 0). */
+const PUBLIC = new Set([
+  "/api/health",
+  "/api/openapi.json",
+  "/api/docs",
+  "/api/auth/signup",
+  "/api/auth/login",
+]);
+
+export function isPublicPath(path: string): boolean {
+  return PUBLIC.has(path.replace(/\/+$/, "") || "/");
+}

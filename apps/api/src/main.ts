@@ -1,0 +1,29 @@
+import { serve } from "@hono/node-server";
+import { migrateDatabase } from "@hookflow/db";
+import { createApiApp } from "./app.js";
+import { readEnv } from "./env.js";
+import { buildApiServices } from "./services.js";
+
+async function main(): Promise<void> {
+  const config = readEnv();
+  const services = buildApiServices({ config });
+  for (const warning of config.warnings) services.logger.warn(warning);
+  await migrateDatabase({ url: config.databaseUrl, log: (m) => services.logger.info(m) });
+  const app = createApiApp(services);
+  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) =>
+    services.logger.info({ port: info.port }, "api listening"),
+  );
+  const shutdown = () => {
+    services.logger.info("shutting down");
+    server.close(() => {
+      services.close().finally(() => process.exit(0));
+    });
+  };
+  process.once("SIGTERM", shutdown);
+  process.once("SIGINT", shutdown);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,49 @@
+import { type ApiHarness, startApi } from "./harness.js";
+
+describe("api basics", () => {
+  let api: ApiHarness;
+  beforeAll(async () => {
+    api = await startApi();
+  });
+  afterAll(async () => {
+    await api.close();
+  });
+
+  it("answers health with its dependency checks", async () => {
+    const res = await api.call("GET", "/api/health");
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      status: "ok",
+      role: "api",
+      checks: { postgres: true, redis: true },
+    });
+  });
+
+  it("answers an unknown route with 404 in the spec's error shape", async () => {
+    const res = await api.call("GET", "/api/nope", { token: "x" });
+    expect(res.status).toBe(401);
+    const open = await api.call("GET", "/nope");
+    expect(open.status).toBe(404);
+    expect(open.body).toEqual({
+      statusCode: 404,
+      message: "Route GET /nope not found",
+      error: "Not Found",
+    });
+  });
+
+  it("rejects a request without a credential with 401", async () => {
+    const res = await api.call("GET", "/api/webhooks");
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({
+      statusCode: 401,
+      message: "Missing bearer token",
+      error: "Unauthorized",
+    });
+  });
+
+  it("serves Prometheus metrics", async () => {
+    const res = await api.app.request("/metrics");
+    expect(res.status).toBe(200);
+    expect(await res.text()).toMatch(/hookflow_http_requests_total/);
+  });
+});

@@ -1,0 +1,65 @@
+import { and, eq, gt, isNull } from "drizzle-orm";
+import type { Database } from "../client.js";
+import { apiKeys, memberships, sessions } from "../schema/index.js";
+
+export interface SessionLookup {
+  sessionId: string;
+  userId: string;
+  expiresAt: Date;
+}
+
+export async function findLiveSession(
+  db: Database,
+  tokenHash: string,
+  now: Date,
+): Promise<SessionLookup | undefined> {
+  const [row] = await db
+    .select({ sessionId: sessions.id, userId: sessions.userId, expiresAt: sessions.expiresAt })
+    .from(sessions)
+    .where(and(eq(sessions.tokenHash, tokenHash), gt(sessions.expiresAt, now)))
+    .limit(1);
+  return row;
+}
+
+export interface ApiKeyLookup {
+  id: string;
+  ownerId: string;
+  organizationId: string | null;
+  scopes: string[];
+  allowedOrigins: string[];
+  expiresAt: Date | null;
+}
+
+/** A key that exists and is not revoked; expiry is the caller's check (to say why). */
+export async function findActiveApiKey(
+  db: Database,
+  keyHash: string,
+): Promise<ApiKeyLookup | undefined> {
+  const [row] = await db
+    .select({
+      id: apiKeys.id,
+      ownerId: apiKeys.ownerId,
+      organizationId: apiKeys.organizationId,
+      scopes: apiKeys.scopes,
+      allowedOrigins: apiKeys.allowedOrigins,
+      expiresAt: apiKeys.expiresAt,
+    })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)))
+    .limit(1);
+  return row;
+}
+
+export async function touchApiKey(db: Database, id: string, now: Date): Promise<void> {
+  await db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, id));
+}
+
+export async function listMembershipsOfUser(
+  db: Database,
+  userId: string,
+): Promise<Array<{ organizationId: string; role: string }>> {
+  return db
+    .select({ organizationId: memberships.organizationId, role: memberships.role })
+    .from(memberships)
+    .where(eq(memberships.userId, userId));
+}

@@ -1,0 +1,20 @@
+/**
+ * Every Redis key, channel and BullMQ queue Hookflow uses lives under one prefix
+ * (`HOOKFLOW_REDIS_PREFIX`), so two installations can share a Redis.
+ */
+export function redisKeys(prefix: string) {
+  return {
+    /** BullMQ's own `prefix` option. */
+    bullPrefix: prefix,
+    /** Pub/sub: a webhook was updated, rotated or deleted; payload `{webhookId, ingressToken?}`. */
+    webhookChangedChannel: `${prefix}:chan:webhook-changed`,
+    /** Pub/sub: steps of every event (one subscription per stream process). */
+    stepsChannel: `${prefix}:chan:steps`,
+    stepBuffer: (eventId: string) => `${prefix}:steps:${eventId}`,
+    dedup: (webhookId: string, key: string) => `${prefix}:dedup:${webhookId}:${key}`,
+    circuit: (webhookId: string) => `${prefix}:circuit:${webhookId}`,
+    rateWindow: (scope: string) => `${prefix}:rate:${scope}`,
+    loginAttempts: (subject: string) => `${prefix}:login:${subject}`,
+  };
+}
+export type RedisKeys = ReturnType<typeof redisKeys>;
