@@ -1,0 +1,85 @@
+import { Queue } from "bullmq";
+import type { Redis } from "ioredis";
+import {
+  DELIVER_JOB,
+  type DeliverJobData,
+  deliveryQueueName,
+  PRIORITIES,
+  type Priority,
+} from "./delivery-jobs.js";
+
+export type DeliveryQueues = ReadonlyMap<Priority, Queue<DeliverJobData>>;
+
+export interface CreateDeliveryQueuesOptions {
+  connection: Redis;
+  prefix: string;
+}
+
+/**
+ * Producers' handles on the five priority lanes. Delivery retries are Hookflow's own (attempts
+ * are recorded and scheduled by the worker), so BullMQ's attempts only cover infrastructure
+ * failures of the processor itself (Postgres briefly down and the like).
+ */
+export function createDeliveryQueues(options: CreateDeliveryQueuesOptions): DeliveryQueues {
+  const queues = new Map<Priority, Queue<DeliverJobData>>();
+  for (const priority of PRIORITIES) {
+    queues.set(
+      priority,
+      new Queue<DeliverJobData>(deliveryQueueName(priority), {
+        connection: options.connection,
+        prefix: options.prefix,
+        defaultJobOptions: {
+          removeOnComplete: true,
+          removeOnFail: true,
+          attempts: 8,
+          backoff: { type: "exponential", delay: 1000 },
+        },
+      }),
+    );
+  }
+  return queues;
+}
+
+export interface DeliveryToEnqueue {
+  priority: number;
+  data: DeliverJobData;
+  delayMs?: number;
+}
+
+function laneOf(priority: number): Priority {
+  return Math.min(5, Math.max(1, Math.round(priority))) as Priority;
+}
+
+/**
+ * Enqueues deliveries with one `addBulk` per lane. The job id is the event id: an event that
+ * already has a live job is not enqueued twice.
+ */
+export async function enqueueDeliveries(
+  queues: DeliveryQueues,
+  items: DeliveryToEnqueue[],
+): Promise<void> {
+  const byLane = new Map<Priority, DeliveryToEnqueue[]>();
+  for (const item of items) {
+    const lane = laneOf(item.priority);
+    const list = byLane.get(lane) ?? [];
+    list.push(item);
+    byLane.set(lane, list);
+  }
+  await Promise.all(
+    [...byLane].map(([lane, list]) => {
+      const queue = queues.get(lane);
+      if (!queue) throw new Error(`no queue for lane ${lane}`);
+      return queue.addBulk(
+        list.map((item) => ({
+          name: DELIVER_JOB,
+          data: item.data,
+          opts: { jobId: item.data.eventId, ...(item.delayMs ? { delay: item.delayMs } : {}) },
+        })),
+      );
+    }),
+  );
+}
+
+export async function closeDeliveryQueues(queues: DeliveryQueues): Promise<void> {
+  await Promise.all([...queues.values()].map((queue) => queue.close()));
+}
