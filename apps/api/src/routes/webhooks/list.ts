@@ -1,0 +1,77 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { listWebhooksPage } from "@hookflow/db";
+import { WebhookResponse } from "@hookflow/domain";
+import type { ApiApp } from "../../http/api-app.js";
+import type { ApiServices } from "../../services.js";
+import {
+  BEARER,
+  errorResponses,
+  scopeGuard,
+  WEBHOOKS_TAG,
+  webhookBody,
+} from "./webhook-route-kit.js";
+
+export const WEBHOOK_PAGE_DEFAULT_LIMIT = 20;
+export const WEBHOOK_PAGE_MAX_LIMIT = 100;
+
+const ListQuery = z.object({
+  page: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(1)
+    .openapi({ param: { name: "page", in: "query" }, description: "1-based page number" }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(WEBHOOK_PAGE_MAX_LIMIT)
+    .default(WEBHOOK_PAGE_DEFAULT_LIMIT)
+    .openapi({ param: { name: "limit", in: "query" }, description: "Page size, at most 100" }),
+});
+
+const route = createRoute({
+  method: "get",
+  path: "/api/webhooks",
+  tags: [WEBHOOKS_TAG],
+  summary: "List webhooks",
+  description:
+    "Webhooks of the acting context, newest first: the organization's when the request acts " +
+    "for one (X-Organization-Id or an organization key), else the caller's personal webhooks. " +
+    "A plain array; the total is in the X-Total-Count header. page defaults to 1, limit to 20 " +
+    "(max 100). Needs webhooks:read.",
+  security: BEARER,
+  middleware: [scopeGuard("webhooks:read")] as const,
+  request: { query: ListQuery },
+  responses: {
+    200: {
+      description: "One page of webhooks",
+      headers: z.object({
+        "X-Total-Count": z.string().openapi({ description: "Total webhooks in this context" }),
+      }),
+      content: { "application/json": { schema: z.array(WebhookResponse) } },
+    },
+    ...errorResponses(400, 401, 403),
+  },
+});
+
+export function registerListWebhooks(app: ApiApp, services: ApiServices): void {
+  app.openapi(route, async (c) => {
+    const actor = c.get("actor");
+    const { page, limit } = c.req.valid("query");
+    const scope =
+      actor.organizationId !== null
+        ? { organizationId: actor.organizationId }
+        : { personalOf: actor.userId };
+    const { rows, total } = await listWebhooksPage(services.db.db, {
+      scope,
+      offset: (page - 1) * limit,
+      limit,
+    });
+    c.header("X-Total-Count", String(total));
+    return c.json(
+      rows.map((row) => webhookBody(services, row)),
+      200,
+    );
+  });
+}

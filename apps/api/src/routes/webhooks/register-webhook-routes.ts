@@ -1,0 +1,22 @@
+import type { ApiApp } from "../../http/api-app.js";
+import type { ApiServices } from "../../services.js";
+import { registerCreateWebhook } from "./create.js";
+import { registerDeleteWebhook } from "./delete.js";
+import { registerGetWebhook } from "./get.js";
+import { registerListWebhooks } from "./list.js";
+import { registerRotateWebhookSigningSecret } from "./rotate-signing-secret.js";
+import { registerRotateWebhookToken } from "./rotate-token.js";
+import { registerToggleWebhookActive } from "./toggle-active.js";
+import { registerUpdateWebhook } from "./update.js";
+
+/** The webhooks control plane (decisions.md sections 1 and 3). */
+export function registerWebhookRoutes(app: ApiApp, services: ApiServices): void {
+  registerListWebhooks(app, services);
+  registerCreateWebhook(app, services);
+  registerGetWebhook(app, services);
+  registerUpdateWebhook(app, services);
+  registerDeleteWebhook(app, services);
+  registerToggleWebhookActive(app, services);
+  registerRotateWebhookToken(app, services);
+  registerRotateWebhookSigningSecret(app, services);
+}

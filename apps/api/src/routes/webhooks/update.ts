@@ -1,0 +1,67 @@
+import { createRoute } from "@hono/zod-openapi";
+import { updateWebhookLocked } from "@hookflow/db";
+import {
+  NotFoundError,
+  settingsFromPatch,
+  settingsOfRecord,
+  UpdateWebhookInput,
+  WebhookResponse,
+} from "@hookflow/domain";
+import type { ApiApp } from "../../http/api-app.js";
+import type { ApiServices } from "../../services.js";
+import { checkChainTargets } from "./check-chain.js";
+import {
+  BEARER,
+  errorResponses,
+  loadVisibleWebhook,
+  publishWebhookChanged,
+  scopeGuard,
+  WEBHOOKS_TAG,
+  WebhookIdParams,
+  webhookBody,
+} from "./webhook-route-kit.js";
+
+const route = createRoute({
+  method: "patch",
+  path: "/api/webhooks/{id}",
+  tags: [WEBHOOKS_TAG],
+  summary: "Update a webhook",
+  description:
+    "Only the fields given change. Nested objects (retryPolicy, circuitBreaker, chaosConfig, " +
+    "deduplication) merge field by field; payloadFilters and chainWebhookIds replace the list. " +
+    "Cross-field rules are checked on the merged result. Unknown and read-only fields are " +
+    "ignored. Needs webhooks:write.",
+  security: BEARER,
+  middleware: [scopeGuard("webhooks:write")] as const,
+  request: {
+    params: WebhookIdParams,
+    body: { content: { "application/json": { schema: UpdateWebhookInput } }, required: true },
+  },
+  responses: {
+    200: {
+      description: "The updated webhook",
+      content: { "application/json": { schema: WebhookResponse } },
+    },
+    ...errorResponses(400, 401, 403, 404),
+  },
+});
+
+export function registerUpdateWebhook(app: ApiApp, services: ApiServices): void {
+  app.openapi(route, async (c) => {
+    const actor = c.get("actor");
+    const { id } = c.req.valid("param");
+    const patch = c.req.valid("json");
+    await loadVisibleWebhook(services, actor, id);
+    if (patch.chainWebhookIds) {
+      await checkChainTargets(services, actor, id, patch.chainWebhookIds);
+    }
+    const now = services.now();
+    const result = await updateWebhookLocked(services.db.db, id, (current) => ({
+      ...settingsFromPatch(settingsOfRecord(current), patch),
+      updatedAt: now,
+    }));
+    if (!result) throw new NotFoundError("Webhook not found");
+    await publishWebhookChanged(services, id);
+    return c.json(webhookBody(services, result.after), 200);
+  });
+}

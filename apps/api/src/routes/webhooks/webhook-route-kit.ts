@@ -1,0 +1,84 @@
+import { z } from "@hono/zod-openapi";
+import { findWebhookById, type WebhookRow } from "@hookflow/db";
+import { toWebhookResponse, type WebhookResponse } from "@hookflow/domain";
+import { WebhookChanged } from "@hookflow/queue";
+import type { MiddlewareHandler } from "hono";
+import { assertVisible, requireScope } from "../../auth/access.js";
+import type { Actor, Scope } from "../../auth/actor.js";
+import type { AuthEnv } from "../../auth/authenticate.js";
+import type { ApiServices } from "../../services.js";
+
+export const WEBHOOKS_TAG = "Webhooks";
+export const BEARER = [{ bearerAuth: [] }];
+
+/**
+ * Scope check as route middleware: it runs before body validation, so a key without the scope
+ * gets 403 whatever it sends.
+ */
+export function scopeGuard(scope: Scope): MiddlewareHandler<AuthEnv> {
+  return async (c, next) => {
+    requireScope(c.get("actor"), scope);
+    await next();
+  };
+}
+
+export const WebhookIdParams = z.object({
+  id: z
+    .string()
+    .min(1)
+    .openapi({ param: { name: "id", in: "path" }, example: "wh_01J9Z3K8Q4T6V2X7Y5W0A1B2C3" }),
+});
+
+const ErrorBody = z.object({
+  statusCode: z.number().int(),
+  message: z.string(),
+  error: z.string(),
+});
+
+const ERROR_TEXT = {
+  400: "Invalid request; the message names the field",
+  401: "Missing, unknown or expired credential",
+  403: "Webhook of another owner, or a key without the scope",
+  404: "No webhook with this id",
+} as const;
+
+/** OpenAPI entries of the error answers a route can give, all in the spec's error shape. */
+export function errorResponses(...codes: Array<keyof typeof ERROR_TEXT>) {
+  return Object.fromEntries(
+    codes.map((code) => [
+      code,
+      { description: ERROR_TEXT[code], content: { "application/json": { schema: ErrorBody } } },
+    ]),
+  );
+}
+
+/** The webhook with this id if the actor may see it: 404 when absent, 403 when not theirs. */
+export async function loadVisibleWebhook(
+  services: ApiServices,
+  actor: Actor,
+  id: string,
+): Promise<WebhookRow> {
+  return assertVisible(actor, await findWebhookById(services.db.db, id), "Webhook");
+}
+
+export function webhookBody(services: ApiServices, row: WebhookRow): WebhookResponse {
+  return toWebhookResponse(row, services.config.publicBaseUrl);
+}
+
+/**
+ * Tells every ingress and worker that a webhook changed, so cached copies are dropped at once;
+ * `ingressTokens` lists tokens that must stop resolving. The database change is already
+ * committed, so a Redis failure is logged rather than failing the request (caches also expire).
+ */
+export async function publishWebhookChanged(
+  services: ApiServices,
+  webhookId: string,
+  ingressTokens: string[] = [],
+): Promise<void> {
+  const message = WebhookChanged.parse({ webhookId, ingressTokens });
+  try {
+    await services.redis.publish(services.keys.webhookChangedChannel, JSON.stringify(message));
+  } catch (error) {
+    services.logger.error({ err: error, webhookId }, "could not publish webhook change");
+  }
+}

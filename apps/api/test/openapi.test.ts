@@ -1,0 +1,110 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { type ApiHarness, startApi } from "./harness.js";
+
+const WEBHOOK_OPERATIONS: Array<[string, string, string]> = [
+  ["get", "/api/webhooks", "List webhooks"],
+  ["post", "/api/webhooks", "Create a webhook"],
+  ["get", "/api/webhooks/{id}", "Get a webhook"],
+  ["patch", "/api/webhooks/{id}", "Update a webhook"],
+  ["delete", "/api/webhooks/{id}", "Delete a webhook"],
+  ["post", "/api/webhooks/{id}/toggle-active", "Toggle whether a webhook delivers"],
+  ["post", "/api/webhooks/{id}/rotate-token", "Rotate the ingress token"],
+  ["post", "/api/webhooks/{id}/rotate-signing-secret", "Rotate the signing secret"],
+];
+
+describe("OpenAPI document and docs page", () => {
+  let api: ApiHarness;
+  beforeAll(async () => {
+    api = await startApi();
+    // Added after the app was built: the document must still list it.
+    api.app.openapi(
+      createRoute({
+        method: "get",
+        path: "/api/late-route",
+        tags: ["Late"],
+        summary: "Registered after createApiApp",
+        responses: {
+          200: {
+            description: "ok",
+            content: { "application/json": { schema: z.object({ ok: z.boolean() }) } },
+          },
+        },
+      }),
+      (c) => c.json({ ok: true }, 200),
+    );
+  });
+  afterAll(async () => {
+    await api.close();
+  });
+
+  it("serves an OpenAPI 3.1 document without a credential", async () => {
+    const res = await api.call("GET", "/api/openapi.json");
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe("3.1.0");
+    expect(res.body.info.title).toBe("Hookflow");
+    expect(res.body.components.securitySchemes.bearerAuth).toMatchObject({
+      type: "http",
+      scheme: "bearer",
+    });
+  });
+
+  it("lists every webhook route with its summary, bearer security and schemas", async () => {
+    const { body } = await api.call("GET", "/api/openapi.json");
+    for (const [method, path, summary] of WEBHOOK_OPERATIONS) {
+      const operation = body.paths[path]?.[method];
+      expect([method, path, operation?.summary]).toEqual([method, path, summary]);
+      expect(operation.tags).toEqual(["Webhooks"]);
+      expect(operation.security).toEqual([{ bearerAuth: [] }]);
+    }
+    const create = body.paths["/api/webhooks"].post;
+    expect(create.requestBody.required).toBe(true);
+    expect(create.requestBody.content["application/json"].schema).toEqual({
+      $ref: "#/components/schemas/CreateWebhookInput",
+    });
+    expect(create.responses["201"].content["application/json"].schema).toEqual({
+      $ref: "#/components/schemas/Webhook",
+    });
+    const list = body.paths["/api/webhooks"].get;
+    expect(list.parameters.map((p: { name: string }) => p.name).sort()).toEqual(["limit", "page"]);
+    expect(list.responses["200"].headers).toHaveProperty("X-Total-Count");
+
+    const webhook = body.components.schemas.Webhook;
+    expect(webhook.properties).toHaveProperty("hasIncomingSignatureSecret");
+    expect(webhook.properties).not.toHaveProperty("incomingSignatureSecret");
+    expect(body.components.schemas.CreateWebhookInput.required).toEqual(["name"]);
+    expect(body.components.schemas.CreateWebhookInput.properties).toHaveProperty("retryPolicy");
+  });
+
+  it("marks public routes as needing no credential and leaves /metrics out", async () => {
+    const { body } = await api.call("GET", "/api/openapi.json");
+    expect(body.paths["/api/health"].get.security).toEqual([]);
+    expect(body.paths).not.toHaveProperty("/metrics");
+    expect(Object.keys(body.paths).every((path) => path.startsWith("/api/"))).toBe(true);
+  });
+
+  it("reflects routes registered after the app was built", async () => {
+    const { body } = await api.call("GET", "/api/openapi.json");
+    expect(body.paths["/api/late-route"].get.summary).toBe("Registered after createApiApp");
+  });
+
+  it("renders a self-contained HTML reference naming every webhook route", async () => {
+    const res = await api.app.request("/api/docs");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+    const html = await res.text();
+    expect(html).toMatch(/^<!doctype html>/);
+    expect(html).not.toMatch(/<script/i);
+    expect(html).not.toMatch(/<link[^>]+stylesheet/i);
+    expect(html).toContain("Hookflow API");
+    expect(html).toContain('id="tag-Webhooks"');
+    for (const [method, path, summary] of WEBHOOK_OPERATIONS) {
+      expect(html).toContain(
+        `<span class="method ${method}">${method.toUpperCase()}</span> <code>${path}</code> ${summary}`,
+      );
+    }
+    expect(html).toContain('id="schema-CreateWebhookInput"');
+    expect(html).toContain("&quot;incomingSignatureType&quot;");
+    expect(html).toContain("Registered after createApiApp");
+    expect(html).not.toContain("/metrics");
+  });
+});

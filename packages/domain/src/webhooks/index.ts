@@ -1,0 +1,4 @@
+export * from "./webhook-input.js";
+export * from "./webhook-response.js";
+export * from "./webhook-secrets.js";
+export * from "./webhook-settings.js";
