@@ -1,0 +1,25 @@
+import { createRoute } from "@hono/zod-openapi";
+import { ForbiddenError } from "@hookflow/domain";
+import type { ApiApp } from "../../http/api-app.js";
+import { identityContextOf } from "../../identity/context.js";
+import { endSession } from "../../identity/end-session.js";
+import type { ApiServices } from "../../services.js";
+
+const route = createRoute({
+  method: "post",
+  path: "/api/auth/logout",
+  tags: ["Auth"],
+  summary: "End the current session",
+  responses: { 204: { description: "Session ended" } },
+});
+
+export function registerLogout(app: ApiApp, services: ApiServices): void {
+  app.openapi(route, async (c) => {
+    if (c.get("actor").kind !== "session") {
+      throw new ForbiddenError("Logout needs a session token; revoke an API key instead");
+    }
+    const token = /^Bearer\s+(\S+)/i.exec(c.req.header("authorization") ?? "")?.[1] ?? "";
+    await endSession(identityContextOf(services), token);
+    return c.body(null, 204);
+  });
+}

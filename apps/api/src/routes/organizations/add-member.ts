@@ -1,0 +1,48 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { ApiApp } from "../../http/api-app.js";
+import { addOrganizationMember } from "../../identity/add-organization-member.js";
+import { identityContextOf } from "../../identity/context.js";
+import { Email, Role } from "../../identity/schemas.js";
+import type { ApiServices } from "../../services.js";
+import { requireSession } from "./require-session.js";
+
+const AddMemberBody = z.object({ email: Email, role: Role });
+
+const Member = z.object({
+  organizationId: z.string(),
+  userId: z.string(),
+  email: z.string(),
+  name: z.string(),
+  role: Role,
+  createdAt: z.string(),
+});
+
+const route = createRoute({
+  method: "post",
+  path: "/api/organizations/{id}/members",
+  tags: ["Organizations"],
+  summary: "Add an existing user to the organization (owners and admins)",
+  request: {
+    params: z.object({ id: z.string() }),
+    body: { content: { "application/json": { schema: AddMemberBody } }, required: true },
+  },
+  responses: {
+    201: { description: "Member added", content: { "application/json": { schema: Member } } },
+  },
+});
+
+export function registerAddMember(app: ApiApp, services: ApiServices): void {
+  app.openapi(route, async (c) => {
+    const actor = c.get("actor");
+    requireSession(actor, "Managing organizations");
+    const { id } = c.req.valid("param");
+    const { email, role } = c.req.valid("json");
+    const member = await addOrganizationMember(identityContextOf(services), {
+      actorUserId: actor.userId,
+      organizationId: id,
+      email,
+      role,
+    });
+    return c.json(member, 201);
+  });
+}

@@ -1,0 +1,38 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { ApiApp } from "../../http/api-app.js";
+import { identityContextOf } from "../../identity/context.js";
+import { createOrganization } from "../../identity/create-organization.js";
+import { PublicOrganization } from "../../identity/present.js";
+import type { ApiServices } from "../../services.js";
+import { requireSession } from "./require-session.js";
+
+const CreateOrganizationBody = z.object({ name: z.string().trim().min(1).max(200) });
+
+const route = createRoute({
+  method: "post",
+  path: "/api/organizations",
+  tags: ["Organizations"],
+  summary: "Create an organization; the caller becomes its owner",
+  request: {
+    body: { content: { "application/json": { schema: CreateOrganizationBody } }, required: true },
+  },
+  responses: {
+    201: {
+      description: "Created",
+      content: { "application/json": { schema: PublicOrganization } },
+    },
+  },
+});
+
+export function registerCreateOrganization(app: ApiApp, services: ApiServices): void {
+  app.openapi(route, async (c) => {
+    const actor = c.get("actor");
+    requireSession(actor, "Managing organizations");
+    const { name } = c.req.valid("json");
+    const organization = await createOrganization(identityContextOf(services), {
+      userId: actor.userId,
+      name,
+    });
+    return c.json(organization, 201);
+  });
+}

@@ -1,0 +1,29 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { ApiApp } from "../../http/api-app.js";
+import { identityContextOf } from "../../identity/context.js";
+import { removeOrganizationMember } from "../../identity/remove-organization-member.js";
+import type { ApiServices } from "../../services.js";
+import { requireSession } from "./require-session.js";
+
+const route = createRoute({
+  method: "delete",
+  path: "/api/organizations/{id}/members/{userId}",
+  tags: ["Organizations"],
+  summary: "Remove a member (owners and admins; never the last owner)",
+  request: { params: z.object({ id: z.string(), userId: z.string() }) },
+  responses: { 204: { description: "Member removed" } },
+});
+
+export function registerRemoveMember(app: ApiApp, services: ApiServices): void {
+  app.openapi(route, async (c) => {
+    const actor = c.get("actor");
+    requireSession(actor, "Managing organizations");
+    const { id, userId } = c.req.valid("param");
+    await removeOrganizationMember(identityContextOf(services), {
+      actorUserId: actor.userId,
+      organizationId: id,
+      userId,
+    });
+    return c.body(null, 204);
+  });
+}
