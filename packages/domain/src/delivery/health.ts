@@ -1,0 +1,33 @@
+/** Webhook health from consecutive final failures of the primary target (decisions.md section 4). */
+
+export type HealthStatus = "healthy" | "degraded" | "down";
+
+export type HealthInput = {
+  consecutiveFailures: number;
+  degradedAfter: number;
+  downAfter: number;
+  /** The outcome of the primary target's delivery that just settled. */
+  success: boolean;
+};
+
+export type HealthState = { consecutiveFailures: number; healthStatus: HealthStatus };
+
+export function healthStatusFor(
+  failures: number,
+  degradedAfter: number,
+  downAfter: number,
+): HealthStatus {
+  if (failures >= downAfter) return "down";
+  if (failures >= degradedAfter) return "degraded";
+  return "healthy";
+}
+
+/** A success resets to healthy; a failure counts one more and may degrade or take it down. */
+export function nextHealth(input: HealthInput): HealthState {
+  if (input.success) return { consecutiveFailures: 0, healthStatus: "healthy" };
+  const consecutiveFailures = Math.max(0, input.consecutiveFailures) + 1;
+  return {
+    consecutiveFailures,
+    healthStatus: healthStatusFor(consecutiveFailures, input.degradedAfter, input.downAfter),
+  };
+}
