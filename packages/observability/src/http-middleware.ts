@@ -34,7 +34,8 @@ export function observeHttp(options: {
     const line = {
       requestId,
       method: c.req.method,
-      path: c.req.path,
+      // Ingress tokens are credentials: never log them.
+      path: c.req.path.replace(/^\/api\/in\/[^/]+/, "/api/in/:token"),
       route,
       status,
       durationMs: Math.round(seconds * 10000) / 10,

@@ -1,0 +1,34 @@
+import { AppError, errorBody, statusOfError } from "@hookflow/domain";
+import type { Logger } from "@hookflow/observability";
+import type { Context, ErrorHandler, NotFoundHandler } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+
+function respond(c: Context, status: number, message: string, headers?: Record<string, string>) {
+  for (const [name, value] of Object.entries(headers ?? {})) c.header(name, value);
+  return c.json(errorBody(status, message), status as ContentfulStatusCode);
+}
+
+/**
+ * The ingress's one error handler: typed domain errors map to their status in the spec's
+ * `{statusCode, message, error}` shape; anything else is logged with its cause and answered 500
+ * with a generic message.
+ */
+export function createErrorHandler(logger: Logger): ErrorHandler {
+  return (error, c) => {
+    if (error instanceof AppError) {
+      if (error.code === "unavailable") {
+        logger.warn({ err: error, cause: error.cause, path: c.req.path }, error.message);
+      }
+      return respond(c, statusOfError(error.code), error.message, error.headers);
+    }
+    if (error instanceof HTTPException) {
+      return respond(c, error.status, error.message || "Request failed");
+    }
+    logger.error({ err: error, method: c.req.method, path: c.req.path }, "unhandled error");
+    return respond(c, 500, "Internal server error");
+  };
+}
+
+export const notFoundHandler: NotFoundHandler = (c) =>
+  c.json(errorBody(404, `Route ${c.req.method} ${c.req.path} not found`), 404);

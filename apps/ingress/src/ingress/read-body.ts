@@ -1,0 +1,61 @@
+import { PayloadTooLargeError, ValidationError } from "@hookflow/domain";
+
+/**
+ * Reads the raw request body, refusing it as soon as it passes `maxBytes`: a declared
+ * Content-Length is checked before reading, and the bytes are counted while reading (the header
+ * may be absent or wrong with chunked uploads).
+ */
+export async function readRawBody(request: Request, maxBytes: number): Promise<Uint8Array> {
+  assertDeclaredLength(request, maxBytes);
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1 && chunks[0]) return chunks[0];
+  const body = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}
+
+/** Refuses a body whose declared Content-Length is over the limit, before reading anything. */
+export function assertDeclaredLength(request: Request, maxBytes: number): void {
+  const declared = request.headers.get("content-length");
+  if (declared !== null && /^\d+$/.test(declared) && Number(declared) > maxBytes) {
+    throw tooLarge(maxBytes);
+  }
+}
+
+function tooLarge(maxBytes: number): PayloadTooLargeError {
+  return new PayloadTooLargeError(`Payload exceeds the limit of ${maxBytes} bytes`);
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** The body as text and its JSON value; any JSON value is accepted (object, array, scalar). */
+export function parseJsonBody(raw: Uint8Array): { text: string; payload: unknown } {
+  let text: string;
+  try {
+    text = utf8.decode(raw);
+  } catch {
+    throw new ValidationError("body: Invalid UTF-8");
+  }
+  try {
+    return { text, payload: JSON.parse(text) };
+  } catch {
+    throw new ValidationError("body: Invalid JSON");
+  }
+}

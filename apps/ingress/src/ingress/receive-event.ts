@@ -1,0 +1,178 @@
+import {
+  AppError,
+  createStreamToken,
+  eventTypeOf,
+  type IncomingSignatureType,
+  NotFoundError,
+  newId,
+  RateLimitedError,
+  STREAM_TOKEN_TTL_MS,
+  UnauthorizedError,
+  UnavailableError,
+  type VerifyFailureReason,
+  verifyIncomingSignature,
+} from "@hookflow/domain";
+import type { IngressServices } from "../services.js";
+import { claimDedupKey, dedupKeyOf, releaseDedupKey } from "./dedup.js";
+import { checkIngressRate } from "./rate-limit.js";
+import { assertDeclaredLength, parseJsonBody, readRawBody } from "./read-body.js";
+import { sanitizeHeaders } from "./sanitize-headers.js";
+
+export interface ReceiveInput {
+  token: string;
+  request: Request;
+  sourceIp: string | null;
+}
+
+export type ReceiveResult =
+  | { status: 202; body: { eventId: string; streamToken: string }; webhookId: string }
+  | {
+      status: 200;
+      body: { eventId: string; deduplicated: true; originalEventId: string };
+      webhookId: string;
+    };
+
+const SIGNATURE_TYPES = new Set<string>(["none", "custom", "github", "stripe"]);
+
+const SIGNATURE_MESSAGES: Record<VerifyFailureReason, string> = {
+  missing_header: "Missing signature header",
+  malformed: "Malformed signature header",
+  expired: "Signature timestamp is too old",
+  mismatch: "Invalid signature",
+};
+
+/** Postgres and Redis failures become 503: the sender should retry, nothing was accepted. */
+async function infra<T>(what: string, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw new UnavailableError(`${what} unavailable`, error);
+  }
+}
+
+/**
+ * `POST /api/in/:token`: looks the webhook up, checks size, rate, signature and JSON, drops
+ * duplicates, and answers only once the event is durable (stored and, for an active webhook,
+ * enqueued) through the group-commit batcher. Response mode `sync` is answered like `none`.
+ */
+export async function receiveEvent(
+  services: IngressServices,
+  input: ReceiveInput,
+): Promise<ReceiveResult> {
+  const { config } = services;
+  const { request } = input;
+  const header = (name: string) => request.headers.get(name) ?? undefined;
+  assertDeclaredLength(request, config.maxPayloadBytes);
+
+  const webhook = await infra("Webhook store", services.tokens.get(input.token));
+  if (!webhook) throw new NotFoundError("Webhook not found for this ingress token");
+
+  if (config.ingressRateLimitPerSecond > 0) {
+    const decision = await infra(
+      "Rate limiter",
+      checkIngressRate({
+        redis: services.redis,
+        keys: services.keys,
+        webhookId: webhook.id,
+        limitPerSecond: config.ingressRateLimitPerSecond,
+        nowMs: services.now(),
+      }),
+    );
+    if (!decision.allowed) throw new RateLimitedError(decision.retryAfterSeconds);
+  }
+
+  const raw = await readRawBody(request, config.maxPayloadBytes);
+  // An unknown type in the row fails closed: verification against it can never pass.
+  const type = SIGNATURE_TYPES.has(webhook.incomingSignatureType)
+    ? (webhook.incomingSignatureType as IncomingSignatureType)
+    : null;
+  const verified = type
+    ? verifyIncomingSignature({
+        type,
+        secret: webhook.incomingSignatureSecret,
+        headers: header,
+        rawBody: raw,
+        nowMs: services.now(),
+      })
+    : ({ ok: false, reason: "mismatch" } as const);
+  if (!verified.ok) throw new UnauthorizedError(SIGNATURE_MESSAGES[verified.reason]);
+
+  const { text, payload } = parseJsonBody(raw);
+  const receivedAt = services.now();
+  const eventId = newId("event", receivedAt);
+
+  let dedupKey: string | null = null;
+  if (webhook.dedupEnabled) {
+    dedupKey = dedupKeyOf(header, raw);
+    const claim = await infra(
+      "Deduplication store",
+      claimDedupKey({
+        redis: services.redis,
+        keys: services.keys,
+        webhookId: webhook.id,
+        key: dedupKey,
+        eventId,
+        windowSeconds: webhook.dedupWindowSeconds,
+      }),
+    );
+    if (!claim.claimed) {
+      services.ingressMetrics.deduplicated.inc();
+      return {
+        status: 200,
+        webhookId: webhook.id,
+        body: {
+          eventId: claim.originalEventId,
+          deduplicated: true,
+          originalEventId: claim.originalEventId,
+        },
+      };
+    }
+  }
+
+  try {
+    const outcome = await infra(
+      "Event store",
+      services.batcher.submit({
+        row: {
+          id: eventId,
+          webhookId: webhook.id,
+          eventType: eventTypeOf(payload),
+          body: text,
+          headers: sanitizeHeaders(request.headers),
+          sourceIp: input.sourceIp,
+          priority: webhook.priority,
+          dedupKey,
+          receivedAt: new Date(receivedAt),
+        },
+        enqueue: webhook.isActive,
+        bodyBytes: raw.byteLength,
+      }),
+    );
+    // The webhook was deleted while the request was in flight.
+    if (!outcome.ok) throw outcome.error;
+  } catch (error) {
+    if (dedupKey !== null) {
+      await releaseDedupKey({
+        redis: services.redis,
+        keys: services.keys,
+        webhookId: webhook.id,
+        key: dedupKey,
+        eventId,
+      }).catch((releaseError: unknown) =>
+        services.logger.warn({ err: releaseError }, "could not release a dedup key"),
+      );
+    }
+    throw error;
+  }
+
+  services.ingressMetrics.accepted.inc({ mode: webhook.isActive ? "enqueued" : "parked" });
+  return {
+    status: 202,
+    webhookId: webhook.id,
+    body: {
+      eventId,
+      streamToken: createStreamToken(config.secret, eventId, Date.now() + STREAM_TOKEN_TTL_MS),
+    },
+  };
+}

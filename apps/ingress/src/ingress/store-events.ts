@@ -1,0 +1,119 @@
+import {
+  type DbHandle,
+  deleteIngressEvents,
+  type IngressEventRow,
+  type IngressInsertOutcome,
+  insertIngressEvents,
+} from "@hookflow/db";
+import { type AppError, NotFoundError, UnavailableError } from "@hookflow/domain";
+import type { Logger } from "@hookflow/observability";
+import {
+  type DeliveryQueues,
+  type DeliveryToEnqueue,
+  enqueueDeliveries,
+  INLINE_BODY_MAX_BYTES,
+} from "@hookflow/queue";
+import type { Redis } from "ioredis";
+
+/** One event waiting for its batch: stored always, enqueued when the webhook is active. */
+export interface EventToStore {
+  row: IngressEventRow;
+  enqueue: boolean;
+  bodyBytes: number;
+}
+
+/** Per-item result of a batch whose INSERT went through. */
+export type StoreOutcome = { ok: true } | { ok: false; error: AppError };
+
+export interface StoreEventsDeps {
+  db: DbHandle;
+  redis: Redis;
+  queues: DeliveryQueues;
+  logger: Logger;
+  /** How long an enqueue may wait for Redis before the batch is answered 503. */
+  redisWaitMs: number;
+}
+
+/**
+ * Flush of one group-commit batch: ONE multi-row INSERT, then ONE bulk enqueue. The batch
+ * succeeds only when both do. When the insert worked and the enqueue did not, the rows are
+ * deleted best-effort (the senders get 503 and retry); anything left pending is re-enqueued by
+ * the worker's sweeper, so no event is ever lost or acknowledged without being durable.
+ */
+export async function storeEvents(
+  deps: StoreEventsDeps,
+  items: EventToStore[],
+): Promise<StoreOutcome[]> {
+  const rows = items.map((item) => item.row);
+  let outcomes: IngressInsertOutcome[];
+  try {
+    outcomes = await insertIngressEvents(deps.db.db, rows);
+  } catch (error) {
+    deps.logger.error({ err: error, batch: rows.length }, "event insert failed");
+    throw new UnavailableError("Event store unavailable", error);
+  }
+
+  const stored = items.filter((_, index) => outcomes[index] === "stored");
+  const deliveries: DeliveryToEnqueue[] = stored
+    .filter((item) => item.enqueue)
+    .map((item) => ({
+      priority: item.row.priority,
+      data: {
+        eventId: item.row.id,
+        webhookId: item.row.webhookId,
+        ...(item.bodyBytes <= INLINE_BODY_MAX_BYTES ? { body: item.row.body } : {}),
+      },
+    }));
+  if (deliveries.length > 0) {
+    try {
+      await waitForRedis(deps.redis, deps.redisWaitMs);
+      await withTimeout(enqueueDeliveries(deps.queues, deliveries), deps.redisWaitMs);
+    } catch (error) {
+      deps.logger.error({ err: error, batch: rows.length }, "enqueue failed");
+      await deleteIngressEvents(
+        deps.db.db,
+        stored.map((item) => item.row.id),
+      ).catch((cleanupError: unknown) =>
+        deps.logger.warn({ err: cleanupError }, "could not remove events of a failed batch"),
+      );
+      throw new UnavailableError("Queue unavailable", error);
+    }
+  }
+  return outcomes.map((outcome) =>
+    outcome === "stored"
+      ? { ok: true }
+      : { ok: false, error: new NotFoundError("Webhook not found for this ingress token") },
+  );
+}
+
+/** Resolves once `redis` is connected; rejects after `ms` (BullMQ would wait forever). */
+function waitForRedis(redis: Redis, ms: number): Promise<void> {
+  if (redis.status === "ready") return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      redis.off("ready", onReady);
+      reject(new Error(`redis not ready after ${ms} ms (status ${redis.status})`));
+    }, ms);
+    const onReady = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    redis.once("ready", onReady);
+  });
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}

@@ -1,0 +1,28 @@
+import { serve } from "@hono/node-server";
+import { createIngressApp } from "./app.js";
+import { readEnv } from "./env.js";
+import { buildIngressServices } from "./services.js";
+
+async function main(): Promise<void> {
+  const config = readEnv();
+  const services = buildIngressServices({ config });
+  for (const warning of config.warnings) services.logger.warn(warning);
+  const app = createIngressApp(services);
+  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) =>
+    services.logger.info({ port: info.port }, "ingress listening"),
+  );
+  const shutdown = () => {
+    services.logger.info("shutting down");
+    // Stop taking requests, let the open ones finish, then flush batches and close connections.
+    server.close(() => {
+      services.close().finally(() => process.exit(0));
+    });
+  };
+  process.once("SIGTERM", shutdown);
+  process.once("SIGINT", shutdown);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

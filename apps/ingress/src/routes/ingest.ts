@@ -1,0 +1,60 @@
+import { getConnInfo } from "@hono/node-server/conninfo";
+import { AppError, type ErrorCode } from "@hookflow/domain";
+import { withSpan } from "@hookflow/observability";
+import type { Context, Hono } from "hono";
+import type { RejectReason } from "../ingress/ingress-metrics.js";
+import { receiveEvent } from "../ingress/receive-event.js";
+import type { IngressServices } from "../services.js";
+
+const REASONS: Record<ErrorCode, RejectReason> = {
+  validation: "invalid_body",
+  unauthorized: "signature",
+  forbidden: "error",
+  not_found: "not_found",
+  conflict: "error",
+  payload_too_large: "too_large",
+  rate_limited: "rate_limited",
+  unavailable: "unavailable",
+};
+
+/**
+ * The sender's address: the first `X-Forwarded-For` hop when a proxy sets it (the usual
+ * deployment behind a load balancer), else the socket's peer.
+ */
+function sourceIpOf(c: Context): string | null {
+  const forwarded = c.req.header("x-forwarded-for")?.split(",")[0]?.trim();
+  if (forwarded) return forwarded;
+  const real = c.req.header("x-real-ip")?.trim();
+  if (real) return real;
+  try {
+    return getConnInfo(c).remote.address ?? null;
+  } catch {
+    // No socket (in-process requests such as app.request in tests).
+    return null;
+  }
+}
+
+export function registerIngest(app: Hono, services: IngressServices): void {
+  app.post("/api/in/:token", (c) =>
+    withSpan(services.tracer, "ingress.receive", { "hookflow.role": "ingress" }, async (span) => {
+      try {
+        const result = await receiveEvent(services, {
+          token: c.req.param("token"),
+          request: c.req.raw,
+          sourceIp: sourceIpOf(c),
+        });
+        span.setAttributes({
+          "hookflow.webhook_id": result.webhookId,
+          "hookflow.event_id": result.body.eventId,
+          "hookflow.deduplicated": result.status === 200,
+        });
+        return c.json(result.body, result.status);
+      } catch (error) {
+        const reason = error instanceof AppError ? REASONS[error.code] : "error";
+        services.ingressMetrics.rejected.inc({ reason });
+        span.setAttribute("hookflow.rejected", reason);
+        throw error;
+      }
+    }),
+  );
+}

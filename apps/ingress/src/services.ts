@@ -1,0 +1,156 @@
+import { EventEmitter } from "node:events";
+import type { HookflowConfig } from "@hookflow/config";
+import {
+  createDb,
+  type DbHandle,
+  findIngressWebhookByToken,
+  type IngressWebhook,
+} from "@hookflow/db";
+import {
+  createLogger,
+  createMetrics,
+  getTracer,
+  type Logger,
+  type Metrics,
+} from "@hookflow/observability";
+import {
+  closeDeliveryQueues,
+  createDeliveryQueues,
+  type DeliveryQueues,
+  type RedisKeys,
+  redisKeys,
+  WebhookChanged,
+} from "@hookflow/queue";
+import { Redis } from "ioredis";
+import { createGroupCommit, type GroupCommit } from "./ingress/group-commit.js";
+import { createIngressMetrics, type IngressMetrics } from "./ingress/ingress-metrics.js";
+import { type EventToStore, type StoreOutcome, storeEvents } from "./ingress/store-events.js";
+import { createTokenCache, type TokenCache } from "./ingress/token-cache.js";
+
+/** Group commit: a batch is written at 200 events or 3 ms after its first, whichever is first. */
+export const BATCH_MAX_ITEMS = 200;
+export const BATCH_MAX_WAIT_MS = 3;
+/** Bodies of one batch are capped too, so one INSERT stays a sane size. */
+export const BATCH_MAX_BYTES = 8 * 1024 * 1024;
+export const TOKEN_CACHE_TTL_MS = 30_000;
+export const TOKEN_CACHE_MAX_ENTRIES = 10_000;
+const REDIS_WAIT_MS = 2_000;
+
+export interface IngressServices {
+  config: HookflowConfig;
+  db: DbHandle;
+  redis: Redis;
+  keys: RedisKeys;
+  queues: DeliveryQueues;
+  logger: Logger;
+  metrics: Metrics;
+  ingressMetrics: IngressMetrics;
+  tracer: ReturnType<typeof getTracer>;
+  tokens: TokenCache<IngressWebhook>;
+  batcher: GroupCommit<EventToStore, StoreOutcome>;
+  /** Emits `webhook-changed` with the parsed message after the cache dropped its entries. */
+  changes: EventEmitter;
+  /** Resolves once the invalidation channel is subscribed (until then nothing is cached). */
+  subscribed: () => Promise<void>;
+  now: () => number;
+  close: () => Promise<void>;
+}
+
+export interface BuildIngressServicesOptions {
+  config: HookflowConfig;
+  logger?: Logger;
+  metrics?: Metrics;
+}
+
+/** Composition root of the ingress: builds every long-lived part once. */
+export function buildIngressServices(options: BuildIngressServicesOptions): IngressServices {
+  const { config } = options;
+  const logger = options.logger ?? createLogger({ level: config.logLevel, role: "ingress" });
+  const metrics = options.metrics ?? createMetrics({ role: "ingress" });
+  const ingressMetrics = createIngressMetrics(metrics);
+  const keys = redisKeys(config.redisPrefix);
+  const db = createDb({
+    url: config.databaseUrl,
+    max: config.databasePoolSize,
+    applicationName: "hookflow-ingress",
+  });
+  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true });
+  redis.on("error", (error) => logger.warn({ err: error }, "redis error"));
+  const queues = createDeliveryQueues({ connection: redis, prefix: keys.bullPrefix });
+  for (const queue of queues.values()) {
+    queue.on("error", (error) => logger.warn({ err: error }, "queue error"));
+  }
+
+  const tokens = createTokenCache<IngressWebhook>({
+    load: async (token) => (await findIngressWebhookByToken(db.db, token)) ?? null,
+    ttlMs: TOKEN_CACHE_TTL_MS,
+    maxEntries: TOKEN_CACHE_MAX_ENTRIES,
+  });
+  tokens.setCaching(false);
+
+  const changes = new EventEmitter();
+  const subscriber = new Redis(config.redisUrl, { autoResubscribe: false });
+  subscriber.on("error", (error) => logger.warn({ err: error }, "redis subscriber error"));
+  let markSubscribed: () => void = () => {};
+  const subscribedOnce = new Promise<void>((resolve) => {
+    markSubscribed = resolve;
+  });
+  subscriber.on("ready", () => {
+    subscriber.subscribe(keys.webhookChangedChannel).then(
+      () => {
+        tokens.setCaching(true);
+        markSubscribed();
+      },
+      (error: unknown) => logger.warn({ err: error }, "could not subscribe to webhook changes"),
+    );
+  });
+  // While disconnected, invalidations may be missed: stop caching until subscribed again.
+  subscriber.on("close", () => tokens.setCaching(false));
+  subscriber.on("message", (channel: string, message: string) => {
+    if (channel !== keys.webhookChangedChannel) return;
+    let parsed: WebhookChanged;
+    try {
+      parsed = WebhookChanged.parse(JSON.parse(message));
+    } catch (error) {
+      logger.warn({ err: error }, "ignored a malformed webhook-changed message");
+      tokens.clear();
+      return;
+    }
+    tokens.invalidate(parsed.webhookId, parsed.ingressTokens);
+    changes.emit("webhook-changed", parsed);
+  });
+
+  const batcher = createGroupCommit<EventToStore, StoreOutcome>({
+    maxItems: BATCH_MAX_ITEMS,
+    maxWaitMs: BATCH_MAX_WAIT_MS,
+    weigh: (item) => item.bodyBytes,
+    maxWeight: BATCH_MAX_BYTES,
+    flush: (items) => storeEvents({ db, redis, queues, logger, redisWaitMs: REDIS_WAIT_MS }, items),
+    onFlush: ({ size, ok }) =>
+      ingressMetrics.batchSize.observe({ outcome: ok ? "stored" : "failed" }, size),
+  });
+
+  return {
+    config,
+    db,
+    redis,
+    keys,
+    queues,
+    logger,
+    metrics,
+    ingressMetrics,
+    tracer: getTracer("ingress"),
+    tokens,
+    batcher,
+    changes,
+    subscribed: () => subscribedOnce,
+    now: () => Date.now(),
+    close: async () => {
+      await batcher.drain();
+      subscriber.disconnect();
+      await closeDeliveryQueues(queues);
+      redis.disconnect();
+      await db.close();
+    },
+  };
+}

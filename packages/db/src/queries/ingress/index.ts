@@ -1,0 +1,2 @@
+export * from "./find-ingress-webhook.js";
+export * from "./insert-ingress-events.js";
