@@ -1,0 +1,117 @@
+import { z } from "@hono/zod-openapi";
+import {
+  EVENT_STATUSES,
+  type EventRow,
+  type EventStatus,
+  type EventSummaryRow,
+  type StoredDeliveryAttempt,
+} from "@hookflow/db";
+
+/** An event as lists show it (decisions.md section 4): no payload, no headers. */
+export const EventSummary = z
+  .object({
+    id: z.string(),
+    _id: z.string(),
+    webhookId: z.string(),
+    status: z.enum(EVENT_STATUSES),
+    eventType: z.string().nullable(),
+    sourceIp: z.string().nullable(),
+    attemptCount: z.number().int(),
+    lastError: z.string().nullable(),
+    lastStatusCode: z.number().int().nullable(),
+    parkedAt: z.object({ nodeType: z.string(), nodeId: z.string() }).nullable(),
+    awaitingApproval: z.boolean(),
+    awaitingMerge: z.boolean(),
+    delayed: z.boolean(),
+    dedupKey: z.string().nullable(),
+    parentEventId: z.string().nullable(),
+    chainStep: z.number().int().nullable(),
+    deliveredAt: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi("EventSummary");
+export type EventSummary = z.infer<typeof EventSummary>;
+
+/** One event with its payload (the JSON parse of the stored body) and sanitised headers. */
+export const EventDetail = EventSummary.extend({
+  payload: z.unknown().openapi({ description: "The payload as received (any JSON value)" }),
+  headers: z.record(z.string(), z.string()),
+}).openapi("Event");
+export type EventDetail = z.infer<typeof EventDetail>;
+
+export const DeliveryAttempt = z
+  .object({
+    id: z.string(),
+    _id: z.string(),
+    targetUrl: z.string(),
+    isAdditionalTarget: z.boolean(),
+    attempt: z.number().int(),
+    statusCode: z.number().int(),
+    responseBody: z.string(),
+    latencyMs: z.number().int(),
+    success: z.boolean(),
+    error: z.string().nullable(),
+    attemptedAt: z.string(),
+  })
+  .openapi("DeliveryAttempt");
+export type DeliveryAttempt = z.infer<typeof DeliveryAttempt>;
+
+function statusOf(value: string): EventStatus {
+  const known = (EVENT_STATUSES as readonly string[]).includes(value);
+  if (!known) throw new Error(`event has an unknown status: ${value}`);
+  return value as EventStatus;
+}
+
+export function toEventSummary(row: EventSummaryRow): EventSummary {
+  return {
+    id: row.id,
+    _id: row.id,
+    webhookId: row.webhookId,
+    status: statusOf(row.status),
+    eventType: row.eventType,
+    sourceIp: row.sourceIp,
+    attemptCount: row.attemptCount,
+    lastError: row.lastError,
+    lastStatusCode: row.lastStatusCode,
+    parkedAt: row.parkedAt ?? null,
+    awaitingApproval: row.awaitingApproval,
+    awaitingMerge: row.awaitingMerge,
+    delayed: row.delayed,
+    dedupKey: row.dedupKey,
+    parentEventId: row.parentEventId,
+    chainStep: row.chainStep,
+    deliveredAt: row.deliveredAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** The stored body is the exact text received; ingress accepted it only as valid JSON. */
+function payloadOf(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return body;
+  }
+}
+
+export function toEventDetail(row: EventRow): EventDetail {
+  return { ...toEventSummary(row), payload: payloadOf(row.body), headers: row.headers };
+}
+
+export function toDeliveryAttempt(row: StoredDeliveryAttempt): DeliveryAttempt {
+  return {
+    id: row.id,
+    _id: row.id,
+    targetUrl: row.targetUrl,
+    isAdditionalTarget: row.isAdditionalTarget,
+    attempt: row.attempt,
+    statusCode: row.statusCode,
+    responseBody: row.responseBody,
+    latencyMs: row.latencyMs,
+    success: row.success,
+    error: row.error,
+    attemptedAt: row.attemptedAt.toISOString(),
+  };
+}

@@ -1,0 +1,35 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { ApiApp } from "../../http/api-app.js";
+import type { ApiServices } from "../../services.js";
+import { EventDetail, toEventDetail } from "./event-body.js";
+import {
+  BEARER,
+  EVENTS_TAG,
+  errorResponses,
+  eventIdParams,
+  loadVisibleEvent,
+  scopeGuard,
+} from "./event-route-kit.js";
+
+const route = createRoute({
+  method: "get",
+  path: "/api/events/{id}",
+  tags: [EVENTS_TAG],
+  summary: "Get an event",
+  description: "The event with its full payload and sanitised headers. Needs events:read.",
+  security: BEARER,
+  middleware: [scopeGuard("events:read")] as const,
+  request: { params: eventIdParams("id") },
+  responses: {
+    200: { description: "The event", content: { "application/json": { schema: EventDetail } } },
+    ...errorResponses(401, 403, 404),
+  },
+});
+
+export function registerGetEvent(app: ApiApp, services: ApiServices): void {
+  app.openapi(route, async (c) => {
+    const { id } = c.req.valid("param");
+    const event = await loadVisibleEvent(services, c.get("actor"), id);
+    return c.json(toEventDetail(event), 200);
+  });
+}

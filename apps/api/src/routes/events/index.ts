@@ -1,0 +1,27 @@
+import type { ApiApp } from "../../http/api-app.js";
+import type { ApiServices } from "../../services.js";
+import { registerCancelEvent } from "./cancel.js";
+import { registerEventDeliveries } from "./deliveries.js";
+import { registerGetEvent } from "./get.js";
+import { registerEventLatency } from "./latency.js";
+import { registerListEvents } from "./list.js";
+import { registerReplayEvent } from "./replay.js";
+import { registerReplayAllEvents } from "./replay-all.js";
+import { registerEventStats } from "./stats.js";
+import { registerTestWebhook } from "./test-webhook.js";
+import { registerEventTypes } from "./types.js";
+
+/** The events API (issue 3 item 4; decisions.md sections 3 and 4). */
+export function registerEventRoutes(app: ApiApp, services: ApiServices): void {
+  registerListEvents(app, services);
+  // Fixed paths before `/api/events/{id}`, so `types` is never read as an event id.
+  registerEventTypes(app, services);
+  registerEventStats(app, services);
+  registerEventLatency(app, services);
+  registerReplayAllEvents(app, services);
+  registerGetEvent(app, services);
+  registerEventDeliveries(app, services);
+  registerReplayEvent(app, services);
+  registerCancelEvent(app, services);
+  registerTestWebhook(app, services);
+}

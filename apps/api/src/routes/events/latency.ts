@@ -1,0 +1,53 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { measureDeliveryLatency } from "@hookflow/db";
+import type { ApiApp } from "../../http/api-app.js";
+import type { ApiServices } from "../../services.js";
+import {
+  BEARER,
+  EVENTS_TAG,
+  errorResponses,
+  eventScopeFor,
+  scopeGuard,
+  WebhookIdQuery,
+} from "./event-route-kit.js";
+
+const Latency = z
+  .object({
+    avg: z.number().openapi({ description: "Mean latency in ms" }),
+    p95: z.number().openapi({ description: "95th percentile (continuous) in ms" }),
+    p99: z.number().openapi({ description: "99th percentile (continuous) in ms" }),
+  })
+  .openapi("DeliveryLatency");
+
+const route = createRoute({
+  method: "get",
+  path: "/api/events/latency",
+  tags: [EVENTS_TAG],
+  summary: "Latency of successful deliveries",
+  description:
+    "Mean, p95 and p99 latency in milliseconds (one decimal) of the successful delivery " +
+    "attempts of the visible webhooks (of one webhook when webhookId is given); 0 when there " +
+    "is none. Needs events:read.",
+  security: BEARER,
+  middleware: [scopeGuard("events:read")] as const,
+  request: { query: z.object({ webhookId: WebhookIdQuery }) },
+  responses: {
+    200: { description: "Latency", content: { "application/json": { schema: Latency } } },
+    ...errorResponses(400, 401, 403, 404),
+  },
+});
+
+const oneDecimal = (value: number | null): number =>
+  value === null ? 0 : Math.round(value * 10) / 10;
+
+export function registerEventLatency(app: ApiApp, services: ApiServices): void {
+  app.openapi(route, async (c) => {
+    const { webhookId } = c.req.valid("query");
+    const scope = await eventScopeFor(services, c.get("actor"), webhookId);
+    const latency = await measureDeliveryLatency(services.db.db, scope);
+    return c.json(
+      { avg: oneDecimal(latency.avg), p95: oneDecimal(latency.p95), p99: oneDecimal(latency.p99) },
+      200,
+    );
+  });
+}

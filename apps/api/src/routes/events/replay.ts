@@ -1,0 +1,55 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { replayEvent } from "@hookflow/db";
+import { ConflictError } from "@hookflow/domain";
+import { INLINE_BODY_MAX_BYTES } from "@hookflow/queue";
+import type { ApiApp } from "../../http/api-app.js";
+import type { ApiServices } from "../../services.js";
+import { enqueueReopenedEvents } from "./event-jobs.js";
+import {
+  BEARER,
+  EVENTS_TAG,
+  errorResponses,
+  eventIdParams,
+  loadVisibleEvent,
+  scopeGuard,
+} from "./event-route-kit.js";
+
+const route = createRoute({
+  method: "post",
+  path: "/api/events/{eventId}/replay",
+  tags: [EVENTS_TAG],
+  summary: "Replay an event",
+  description:
+    "Sends an event in a final state (delivered, failed, filtered, cancelled) through delivery " +
+    "again: same id, original payload, status back to pending; attempts continue their " +
+    "numbering. 409 while the event is still pending or retrying. Needs events:write.",
+  security: BEARER,
+  middleware: [scopeGuard("events:write")] as const,
+  request: { params: eventIdParams("eventId") },
+  responses: {
+    202: {
+      description: "Queued",
+      content: { "application/json": { schema: z.object({ ok: z.boolean() }) } },
+    },
+    ...errorResponses(401, 403, 404, 409, 503),
+  },
+});
+
+export function registerReplayEvent(app: ApiApp, services: ApiServices): void {
+  app.openapi(route, async (c) => {
+    const { eventId } = c.req.valid("param");
+    await loadVisibleEvent(services, c.get("actor"), eventId);
+    const reopened = await replayEvent(
+      services.db.db,
+      eventId,
+      services.now(),
+      INLINE_BODY_MAX_BYTES,
+    );
+    if (!reopened)
+      throw new ConflictError(
+        "Only a delivered, failed, filtered or cancelled event can be replayed",
+      );
+    await enqueueReopenedEvents(services.queues, [reopened]);
+    return c.json({ ok: true }, 202);
+  });
+}

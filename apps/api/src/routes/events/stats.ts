@@ -1,0 +1,51 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { countEventsByOutcome } from "@hookflow/db";
+import type { ApiApp } from "../../http/api-app.js";
+import type { ApiServices } from "../../services.js";
+import {
+  BEARER,
+  EVENTS_TAG,
+  errorResponses,
+  eventScopeFor,
+  scopeGuard,
+  WebhookIdQuery,
+} from "./event-route-kit.js";
+
+const EventStats = z
+  .object({
+    total: z.number().int(),
+    delivered: z.number().int(),
+    failed: z.number().int(),
+    successRate: z.number().openapi({ description: "delivered / total * 100, one decimal" }),
+  })
+  .openapi("EventStats");
+
+const route = createRoute({
+  method: "get",
+  path: "/api/events/stats",
+  tags: [EVENTS_TAG],
+  summary: "Event counts and success rate",
+  description:
+    "Counts of the visible events (of one webhook when webhookId is given). successRate is " +
+    "delivered / total * 100 rounded to one decimal, 0 without events. Needs events:read.",
+  security: BEARER,
+  middleware: [scopeGuard("events:read")] as const,
+  request: { query: z.object({ webhookId: WebhookIdQuery }) },
+  responses: {
+    200: { description: "Statistics", content: { "application/json": { schema: EventStats } } },
+    ...errorResponses(400, 401, 403, 404),
+  },
+});
+
+export function successRateOf(delivered: number, total: number): number {
+  return total === 0 ? 0 : Math.round((delivered / total) * 1000) / 10;
+}
+
+export function registerEventStats(app: ApiApp, services: ApiServices): void {
+  app.openapi(route, async (c) => {
+    const { webhookId } = c.req.valid("query");
+    const scope = await eventScopeFor(services, c.get("actor"), webhookId);
+    const { total, delivered, failed } = await countEventsByOutcome(services.db.db, scope);
+    return c.json({ total, delivered, failed, successRate: successRateOf(delivered, total) }, 200);
+  });
+}

@@ -1,0 +1,6 @@
+export * from "./event-rows.js";
+export * from "./event-scope.js";
+export * from "./event-stats.js";
+export * from "./event-transitions.js";
+export * from "./find-event.js";
+export * from "./list-events.js";
