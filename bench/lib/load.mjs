@@ -5,7 +5,16 @@ import { summarize } from "./stats.mjs";
  * Closed loop: `connections` callers each send the next request as soon as the previous one
  * answered, for `durationMs` or `maxRequests`, whichever comes first. Measures peak req/s.
  */
-export async function closedLoop({ url, path, body, headers = {}, connections = 64, durationMs = 5000, maxRequests = 200_000, onResponse }) {
+export async function closedLoop({
+  url,
+  path,
+  body,
+  headers = {},
+  connections = 64,
+  durationMs = 5000,
+  maxRequests = 200_000,
+  onResponse,
+}) {
   const pool = new Pool(url, { connections, pipelining: 1 });
   const latencies = [];
   let sent = 0;
@@ -19,7 +28,12 @@ export async function closedLoop({ url, path, body, headers = {}, connections = 
       sent++;
       const t0 = performance.now();
       try {
-        const res = await pool.request({ method: "POST", path, body, headers: { "content-type": "application/json", ...headers } });
+        const res = await pool.request({
+          method: "POST",
+          path,
+          body,
+          headers: { "content-type": "application/json", ...headers },
+        });
         const text = await res.body.text();
         const ms = performance.now() - t0;
         statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
@@ -36,7 +50,14 @@ export async function closedLoop({ url, path, body, headers = {}, connections = 
   await Promise.all(Array.from({ length: connections }, caller));
   const elapsed = (performance.now() - started) / 1000;
   await pool.close();
-  return { ok, errors, statuses, rps: ok / elapsed, seconds: elapsed, latency: summarize(latencies) };
+  return {
+    ok,
+    errors,
+    statuses,
+    rps: ok / elapsed,
+    seconds: elapsed,
+    latency: summarize(latencies),
+  };
 }
 
 /**
@@ -44,7 +65,16 @@ export async function closedLoop({ url, path, body, headers = {}, connections = 
  * measured from the SCHEDULED send time, so queueing in the client or server is not hidden
  * (no coordinated omission).
  */
-export async function openLoop({ url, path, body, headers = {}, rate, durationMs = 5000, connections = 256, onResponse }) {
+export async function openLoop({
+  url,
+  path,
+  body,
+  headers = {},
+  rate,
+  durationMs = 5000,
+  connections = 256,
+  onResponse,
+}) {
   const pool = new Pool(url, { connections, pipelining: 1 });
   const total = Math.floor((rate * durationMs) / 1000);
   const interval = 1000 / rate;
@@ -59,7 +89,12 @@ export async function openLoop({ url, path, body, headers = {}, rate, durationMs
     if (wait > 1) await new Promise((r) => setTimeout(r, wait));
     inflight.push(
       pool
-        .request({ method: "POST", path, body, headers: { "content-type": "application/json", ...headers } })
+        .request({
+          method: "POST",
+          path,
+          body,
+          headers: { "content-type": "application/json", ...headers },
+        })
         .then(async (res) => {
           const text = await res.body.text();
           if (res.statusCode < 300) {
@@ -75,5 +110,11 @@ export async function openLoop({ url, path, body, headers = {}, rate, durationMs
   }
   await Promise.all(inflight);
   await pool.close();
-  return { ok, errors, rate, achievedRps: ok / ((performance.now() - started) / 1000), latency: summarize(latencies) };
+  return {
+    ok,
+    errors,
+    rate,
+    achievedRps: ok / ((performance.now() - started) / 1000),
+    latency: summarize(latencies),
+  };
 }

@@ -15,7 +15,8 @@ export async function startProcess({ name, args, env, healthUrl, cwd }) {
   });
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${name} exited early (${child.exitCode}): ${stderr}`);
+    if (child.exitCode !== null)
+      throw new Error(`${name} exited early (${child.exitCode}): ${stderr}`);
     try {
       const res = await fetch(healthUrl);
       if (res.ok) return { name, child, pid: child.pid, stderr: () => stderr };

@@ -7,7 +7,7 @@ const now = () => performance.timeOrigin + performance.now();
 let mode = { mode: "ok" };
 let arrivals = [];
 let count = 0;
-let sockets = new Set();
+const sockets = new Set();
 
 const server = createServer((req, res) => {
   const id = req.headers["x-hookflow-event-id"];
@@ -35,7 +35,7 @@ server.on("connection", (s) => {
   s.on("close", () => sockets.delete(s));
 });
 
-let port = Number(process.argv[2]);
+const port = Number(process.argv[2]);
 function listen() {
   server.listen(port, "127.0.0.1", () => process.send?.({ type: "listening", port }));
 }

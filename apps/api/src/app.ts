@@ -1,9 +1,14 @@
 import { metricsHandler, observeHttp } from "@hookflow/observability";
 import { authenticate } from "./auth/authenticate.js";
 import { type ApiApp, newApiApp } from "./http/api-app.js";
+import { apiCors } from "./http/cors.js";
 import { createErrorHandler, notFoundHandler } from "./http/error-handler.js";
 import { isPublicPath } from "./http/public-paths.js";
+import { registerIdentityRoutes } from "./routes/auth/index.js";
+import { registerDocsRoutes } from "./routes/docs/register-docs-routes.js";
+import { registerEventRoutes } from "./routes/events/index.js";
 import { registerHealth } from "./routes/health/health.js";
+import { registerWebhookRoutes } from "./routes/webhooks/register-webhook-routes.js";
 import type { ApiServices } from "./services.js";
 
 /**
@@ -17,9 +22,14 @@ export function createApiApp(services: ApiServices): ApiApp {
   app.use("*", observeHttp({ role: "api", logger: services.logger, metrics: services.metrics }));
   app.get("/metrics", metricsHandler(services.metrics));
 
+  app.use("/api/*", apiCors());
   const auth = authenticate({ db: services.db.db, now: services.now });
   app.use("/api/*", async (c, next) => (isPublicPath(c.req.path) ? next() : auth(c, next)));
 
   registerHealth(app, services);
+  registerIdentityRoutes(app, services);
+  registerWebhookRoutes(app, services);
+  registerEventRoutes(app, services);
+  registerDocsRoutes(app, services);
   return app;
 }

@@ -2,6 +2,7 @@ import { serve } from "@hono/node-server";
 import { migrateDatabase } from "@hookflow/db";
 import { createApiApp } from "./app.js";
 import { readEnv } from "./env.js";
+import { ensureBootstrapUser } from "./identity/ensure-bootstrap-user.js";
 import { buildApiServices } from "./services.js";
 
 async function main(): Promise<void> {
@@ -9,6 +10,7 @@ async function main(): Promise<void> {
   const services = buildApiServices({ config });
   for (const warning of config.warnings) services.logger.warn(warning);
   await migrateDatabase({ url: config.databaseUrl, log: (m) => services.logger.info(m) });
+  await ensureBootstrapUser({ db: services.db.db, now: services.now }, config);
   const app = createApiApp(services);
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) =>
     services.logger.info({ port: info.port }, "api listening"),

@@ -1,7 +1,13 @@
 import type { HookflowConfig } from "@hookflow/config";
 import { createDb, type DbHandle } from "@hookflow/db";
 import { createLogger, createMetrics, type Logger, type Metrics } from "@hookflow/observability";
-import { type RedisKeys, redisKeys } from "@hookflow/queue";
+import {
+  closeDeliveryQueues,
+  createDeliveryQueues,
+  type DeliveryQueues,
+  type RedisKeys,
+  redisKeys,
+} from "@hookflow/queue";
 import { Redis } from "ioredis";
 
 export interface ApiServices {
@@ -9,6 +15,8 @@ export interface ApiServices {
   db: DbHandle;
   redis: Redis;
   keys: RedisKeys;
+  /** Producer handles on the five delivery lanes (replay, cancel, test events). */
+  queues: DeliveryQueues;
   logger: Logger;
   metrics: Metrics;
   now: () => Date;
@@ -34,15 +42,19 @@ export function buildApiServices(options: BuildApiServicesOptions): ApiServices 
   });
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true });
   redis.on("error", (error) => logger.warn({ err: error }, "redis error"));
+  // Queues share the api's connection: only blocking Workers need maxRetriesPerRequest: null.
+  const queues = createDeliveryQueues({ connection: redis, prefix: config.redisPrefix });
   return {
     config,
     db,
     redis,
     keys: redisKeys(config.redisPrefix),
+    queues,
     logger,
     metrics,
     now: options.now ?? (() => new Date()),
     close: async () => {
+      await closeDeliveryQueues(queues);
       redis.disconnect();
       await db.close();
     },

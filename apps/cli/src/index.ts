@@ -1,1 +1,3 @@
-export {};
+export { dispatch } from "./cli.js";
+export { parseStartArgs, ROLES, type Role } from "./commands/start-args.js";
+export { composeFetch, type FetchHandler, type RouteTarget, routeOf } from "./compose-fetch.js";

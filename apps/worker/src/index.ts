@@ -1,1 +1,8 @@
-export {};
+export { readEnv } from "./env.js";
+export { createWorkerHttpApp } from "./http/worker-app.js";
+export {
+  type BuildWorkerServicesOptions,
+  buildWorkerServices,
+  type WorkerServices,
+} from "./services.js";
+export { type RunningWorker, startWorker } from "./start-worker.js";

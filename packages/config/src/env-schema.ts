@@ -39,7 +39,7 @@ export const RawEnv = z.object({
   SESSION_TTL_SECONDS: int(7 * 24 * 3600, 60),
   MAX_PAYLOAD_BYTES: int(1024 * 1024, 1),
   DELIVERY_TIMEOUT_MS: int(10_000, 100),
-  WORKER_CONCURRENCY: int(64, 1),
+  WORKER_CONCURRENCY: int(200, 1),
   INGRESS_RATE_LIMIT_PER_SECOND: int(0, 0),
   SMTP_URL: z.string().url().optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),

@@ -34,6 +34,13 @@ export const events = pgTable(
     dedupKey: text("dedup_key"),
     parentEventId: text("parent_event_id"),
     chainStep: integer("chain_step"),
+    /**
+     * Which target the current delivery run is on (`primary`, then `fallback` once the primary's
+     * budget is spent) and how many attempts that target has had in this run. A worker that finds
+     * the event `pending` starts a new run (first delivery or replay) from `primary`, 0.
+     */
+    deliveryPhase: text("delivery_phase").notNull().default("primary"),
+    phaseAttemptCount: integer("phase_attempt_count").notNull().default(0),
     /** When the next attempt is due; the sweeper re-enqueues overdue events that lost their job. */
     nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }),
     deliveredAt: timestamp("delivered_at", { withTimezone: true }),

@@ -1,0 +1,18 @@
+import type { HookflowConfig } from "@hookflow/config";
+import { migrateDatabase } from "@hookflow/db";
+
+/** `hookflow migrate`: creates the database when missing and applies pending migrations. */
+export async function run(args: string[], config: HookflowConfig): Promise<number> {
+  if (args.length > 0) {
+    process.stderr.write(`hookflow migrate takes no arguments (got: ${args.join(" ")})\n`);
+    return 2;
+  }
+  const target = new URL(config.databaseUrl);
+  target.password = target.password ? "***" : "";
+  await migrateDatabase({
+    url: config.databaseUrl,
+    log: (message) => process.stdout.write(`${message}\n`),
+  });
+  process.stdout.write(`database ${target.toString()} is up to date\n`);
+  return 0;
+}

@@ -1,0 +1,85 @@
+import { buildApiServices, createApiApp, ensureBootstrapUser } from "@hookflow/api";
+import type { HookflowConfig } from "@hookflow/config";
+import { migrateDatabase } from "@hookflow/db";
+import { buildIngressServices, createIngressApp } from "@hookflow/ingress";
+import { createLogger, type Metrics } from "@hookflow/observability";
+import { buildStreamServices, createStreamApp } from "@hookflow/stream";
+import { buildWorkerServices, createWorkerHttpApp, startWorker } from "@hookflow/worker";
+import type { Role } from "./commands/start-args.js";
+import type { FetchHandler } from "./compose-fetch.js";
+
+export type { Role };
+
+/** One role inside a process: its HTTP app and how to stop it. */
+export interface Component {
+  role: Role;
+  fetch: FetchHandler;
+  /** Runs after the server listens (the worker starts consuming here). */
+  start: () => Promise<void>;
+  /** Graceful: in-flight work finishes, pending writes are flushed, connections close. */
+  stop: () => Promise<void>;
+}
+
+const nothing = async () => {};
+
+/** Brings the schema up to date; replicas serialise on an advisory lock inside. */
+export async function migrate(config: HookflowConfig): Promise<void> {
+  const logger = createLogger({ level: config.logLevel, role: "migrate" });
+  await migrateDatabase({ url: config.databaseUrl, log: (message) => logger.info(message) });
+}
+
+/** Builds one role's services and app. The api role expects migrations to have run. */
+export function buildComponent(role: Role, config: HookflowConfig, metrics: Metrics): Component {
+  const logger = createLogger({ level: config.logLevel, role });
+  switch (role) {
+    case "api": {
+      const services = buildApiServices({ config, logger, metrics });
+      return {
+        role,
+        fetch: createApiApp(services).fetch,
+        // HOOKFLOW_BOOTSTRAP_EMAIL/PASSWORD: the first user exists before anyone can sign up.
+        start: async () => {
+          const result = await ensureBootstrapUser(
+            { db: services.db.db, now: services.now },
+            config,
+          );
+          if (result?.created) logger.info({ userId: result.userId }, "bootstrap user created");
+        },
+        stop: () => services.close(),
+      };
+    }
+    case "ingress": {
+      const services = buildIngressServices({ config, logger, metrics });
+      return {
+        role,
+        fetch: createIngressApp(services).fetch,
+        start: nothing,
+        stop: () => services.close(),
+      };
+    }
+    case "stream": {
+      const services = buildStreamServices({ config, logger, metrics });
+      return {
+        role,
+        fetch: createStreamApp(services).fetch,
+        start: nothing,
+        stop: () => services.close(),
+      };
+    }
+    case "worker": {
+      const services = buildWorkerServices({ config, logger, metrics });
+      let running: { close: () => Promise<void> } | null = null;
+      return {
+        role,
+        fetch: createWorkerHttpApp(services).fetch,
+        start: async () => {
+          running = await startWorker(services);
+        },
+        stop: async () => {
+          await running?.close();
+          await services.close();
+        },
+      };
+    }
+  }
+}

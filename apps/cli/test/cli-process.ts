@@ -1,0 +1,96 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+/** The built CLI: the root `pnpm test` builds before jest runs. */
+export const CLI = fileURLToPath(new URL("../dist/main.js", import.meta.url));
+
+export function assertBuilt(): void {
+  if (!existsSync(CLI)) {
+    throw new Error(`${CLI} is missing: run \`pnpm build\` (the root \`pnpm test\` does) first`);
+  }
+}
+
+export interface CliRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Environment for a child: PATH and friends, never the parent's Hookflow settings. */
+export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const base: NodeJS.ProcessEnv = {};
+  for (const name of ["PATH", "HOME", "TMPDIR", "LANG"]) {
+    if (process.env[name] !== undefined) base[name] = process.env[name];
+  }
+  return { ...base, ...env };
+}
+
+/** Runs the CLI to completion. */
+export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { env: childEnv(env) });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.on("error", reject);
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+export interface RunningCli {
+  child: ChildProcess;
+  port: number;
+  output: () => string;
+  /** Resolves with the exit code and signal once the process has exited. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/**
+ * Starts a long-running CLI command with PORT=0 and resolves with the port it bound, read from
+ * its "hookflow listening" log line. Rejects if the process exits before listening.
+ */
+export function startCli(args: string[], env: Record<string, string>): Promise<RunningCli> {
+  const child = spawn(process.execPath, [CLI, ...args], {
+    env: childEnv({ ...env, PORT: "0", HOST: "127.0.0.1" }),
+  });
+  let output = "";
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on("exit", (code, signal) => resolve({ code, signal })),
+  );
+  return new Promise((resolve, reject) => {
+    let pending = "";
+    const onData = (chunk: Buffer) => {
+      const text = chunk.toString();
+      output += text;
+      pending += text;
+      const lines = pending.split("\n");
+      pending = lines.pop() ?? "";
+      for (const line of lines) {
+        let parsed: { msg?: string; port?: number } | undefined;
+        try {
+          parsed = JSON.parse(line);
+        } catch {
+          continue;
+        }
+        if (parsed?.msg === "hookflow listening" && typeof parsed.port === "number") {
+          resolve({ child, port: parsed.port, output: () => output, exited });
+        }
+      }
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.on("error", reject);
+    void exited.then(({ code, signal }) =>
+      reject(new Error(`cli exited (${code ?? signal}) before listening:\n${output}`)),
+    );
+  });
+}

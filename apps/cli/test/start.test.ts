@@ -1,0 +1,206 @@
+import { createDb, dropDatabase } from "@hookflow/db";
+import {
+  createTestDatabase,
+  createTestRedisPrefix,
+  type Receiver,
+  startReceiver,
+  type TestDatabase,
+  type TestRedisPrefix,
+} from "@hookflow/testing";
+import { assertBuilt, type RunningCli, runCli, startCli } from "./cli-process.js";
+
+const SECRET = "cli-test-secret-cli-test-secret-cli-test";
+
+describe("hookflow start (all roles in one process)", () => {
+  let database: TestDatabase;
+  let redis: TestRedisPrefix;
+  let receiver: Receiver;
+  let cli: RunningCli;
+  let base: string;
+
+  beforeAll(async () => {
+    assertBuilt();
+    database = await createTestDatabase();
+    redis = createTestRedisPrefix();
+    receiver = await startReceiver();
+    cli = await startCli(["start"], {
+      NODE_ENV: "test",
+      DATABASE_URL: database.url,
+      REDIS_URL: redis.url,
+      HOOKFLOW_REDIS_PREFIX: redis.prefix,
+      HOOKFLOW_SECRET: SECRET,
+      LOG_LEVEL: "info",
+    });
+    base = `http://127.0.0.1:${cli.port}`;
+  });
+
+  afterAll(async () => {
+    if (cli && cli.child.exitCode === null && cli.child.signalCode === null) {
+      cli.child.kill("SIGKILL");
+      await cli.exited;
+    }
+    await receiver?.close();
+    await redis?.destroy();
+    await database?.destroy();
+  });
+
+  it("answers the api's health check on the single port", async () => {
+    const res = await fetch(`${base}/api/health`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      status: "ok",
+      role: "api",
+      checks: { postgres: true, redis: true },
+    });
+  });
+
+  it("routes /api/in/* to the ingress on the same port", async () => {
+    const res = await fetch(`${base}/api/in/no-such-token`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ hello: "world" }),
+    });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({
+      statusCode: 404,
+      message: "Webhook not found for this ingress token",
+      error: "Not Found",
+    });
+  });
+
+  it("routes the event stream path to the stream app and the rest to the api", async () => {
+    await fetch(`${base}/api/events/evt_unknown/stream`);
+    await fetch(`${base}/api/events/evt_unknown`);
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    // One registry for the process: each app labels its requests with its role.
+    expect(metrics).toMatch(/hookflow_http_requests_total\{[^}]*role="stream"[^}]*\} 1/);
+    expect(metrics).toMatch(/hookflow_http_requests_total\{[^}]*role="ingress"/);
+    expect(metrics).toMatch(/hookflow_http_requests_total\{[^}]*role="api"/);
+  });
+
+  it("accepts an event at ingress and its worker delivers it to the target", async () => {
+    const signup = await fetch(`${base}/api/auth/signup`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "cli@example.com", password: "correct-horse-1", name: "Cli" }),
+    });
+    expect(signup.status).toBe(201);
+    const { token } = (await signup.json()) as { token: string };
+    const created = await fetch(`${base}/api/webhooks`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: JSON.stringify({ name: "cli e2e", targetUrl: `${receiver.url}/hook` }),
+    });
+    expect(created.status).toBe(201);
+    const webhook = (await created.json()) as { ingressToken: string };
+
+    const accepted = await fetch(`${base}/api/in/${webhook.ingressToken}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ order: 42 }),
+    });
+    expect(accepted.status).toBe(202);
+    const { eventId } = (await accepted.json()) as { eventId: string };
+
+    const [delivered] = await receiver.waitForRequests(1, 20_000);
+    expect(delivered?.path).toBe("/hook");
+    expect(JSON.parse(delivered?.body.toString() ?? "null")).toEqual({ order: 42 });
+    expect(delivered?.headers["x-hookflow-event-id"]).toBe(eventId);
+  });
+
+  it("shuts down cleanly on SIGTERM with exit code 0", async () => {
+    cli.child.kill("SIGTERM");
+    const { code, signal } = await cli.exited;
+    expect({ code, signal }).toEqual({ code: 0, signal: null });
+    expect(cli.output()).toMatch(/"msg":"stopped"/);
+  });
+});
+
+describe("hookflow migrate", () => {
+  it("creates a missing database and applies every migration", async () => {
+    assertBuilt();
+    const url = new URL(process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test");
+    url.pathname = `/hf_cli_migrate_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+    try {
+      const run = await runCli(["migrate"], { DATABASE_URL: url.toString(), LOG_LEVEL: "silent" });
+      expect(run.stderr).toBe("");
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/created database hf_cli_migrate_/);
+      const db = createDb({ url: url.toString(), max: 1, applicationName: "hookflow-test" });
+      try {
+        const rows = await db.sql`
+          select count(*)::int as n from information_schema.tables where table_schema = 'public'`;
+        expect(rows[0]?.n).toBeGreaterThan(0);
+      } finally {
+        await db.close();
+      }
+    } finally {
+      await dropDatabase(url.toString());
+    }
+  });
+});
+
+describe("hookflow command line", () => {
+  it("prints usage on stderr and exits 2 for an unknown command", async () => {
+    const run = await runCli(["frobnicate"]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toMatch(/unknown command: frobnicate/);
+    expect(run.stderr).toMatch(/Usage: hookflow <command>/);
+  });
+
+  it("prints usage on stdout and exits 0 for --help", async () => {
+    const run = await runCli(["--help"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/start --role <role>/);
+  });
+
+  it("rejects an unknown role with exit 2 before touching any service", async () => {
+    const run = await runCli(["start", "--role", "scheduler"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/--role must be one of api, ingress, worker, stream/);
+  });
+
+  it("names the invalid variable and exits 1 when the configuration is bad", async () => {
+    const run = await runCli(["migrate"], { PORT: "not-a-port" });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/PORT/);
+  });
+});
+
+describe.each(["api", "ingress", "worker", "stream"])("hookflow start --role %s", (role) => {
+  let database: TestDatabase;
+  let redis: TestRedisPrefix;
+  let cli: RunningCli | undefined;
+
+  beforeAll(async () => {
+    assertBuilt();
+    database = await createTestDatabase();
+    redis = createTestRedisPrefix();
+  });
+
+  afterAll(async () => {
+    if (cli && cli.child.exitCode === null && cli.child.signalCode === null) {
+      cli.child.kill("SIGKILL");
+      await cli.exited;
+    }
+    await redis?.destroy();
+    await database?.destroy();
+  });
+
+  it("serves that role's health on PORT and exits 0 on SIGTERM", async () => {
+    cli = await startCli(["start", "--role", role], {
+      NODE_ENV: "test",
+      DATABASE_URL: database.url,
+      REDIS_URL: redis.url,
+      HOOKFLOW_REDIS_PREFIX: redis.prefix,
+      HOOKFLOW_SECRET: SECRET,
+      LOG_LEVEL: "info",
+    });
+    const res = await fetch(`http://127.0.0.1:${cli.port}/api/health`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ status: "ok", role });
+    cli.child.kill("SIGTERM");
+    expect(await cli.exited).toEqual({ code: 0, signal: null });
+  });
+});

@@ -1,0 +1,29 @@
+import { serve } from "@hono/node-server";
+import { createStreamApp } from "./app.js";
+import { readEnv } from "./env.js";
+import { buildStreamServices } from "./services.js";
+
+async function main(): Promise<void> {
+  const config = readEnv();
+  const services = buildStreamServices({ config });
+  for (const warning of config.warnings) services.logger.warn(warning);
+  const app = createStreamApp(services);
+  const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) =>
+    services.logger.info({ port: info.port }, "stream listening"),
+  );
+  const shutdown = () => {
+    services.logger.info("shutting down");
+    server.close(() => {
+      services.close().finally(() => process.exit(0));
+    });
+    // Open event streams would hold the server forever; cut them after a short grace period.
+    setTimeout(() => "closeAllConnections" in server && server.closeAllConnections(), 5000).unref();
+  };
+  process.once("SIGTERM", shutdown);
+  process.once("SIGINT", shutdown);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

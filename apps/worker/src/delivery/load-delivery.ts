@@ -1,0 +1,52 @@
+import { type DeliveryEvent, type DeliveryWebhook, findDeliveryEvent } from "@hookflow/db";
+import type { DeliverJobData } from "@hookflow/queue";
+import type { WorkerServices } from "../services.js";
+
+/** Where the event's current delivery run stands. */
+export interface DeliveryRun {
+  /** True when this job starts a run (first delivery or replay): status was `pending`. */
+  fresh: boolean;
+  phase: "primary" | "fallback";
+  /** Attempts the current phase's target already had in this run. */
+  phaseAttempts: number;
+}
+
+export type LoadedDelivery =
+  | { kind: "gone" }
+  | { kind: "settled"; status: string }
+  | { kind: "inactive" }
+  | {
+      kind: "ready";
+      webhook: DeliveryWebhook;
+      event: DeliveryEvent;
+      body: string;
+      run: DeliveryRun;
+    };
+
+/**
+ * The webhook (from the cache) and the event (one primary-key read, without the body when the job
+ * carries it), read in parallel.
+ */
+export async function loadDelivery(
+  services: WorkerServices,
+  data: DeliverJobData,
+): Promise<LoadedDelivery> {
+  const [webhook, event] = await Promise.all([
+    services.webhooks.get(data.webhookId),
+    findDeliveryEvent(services.db, data.eventId, { withBody: data.body === undefined }),
+  ]);
+  if (!webhook || !event) return { kind: "gone" };
+  if (event.status !== "pending" && event.status !== "retrying") {
+    return { kind: "settled", status: event.status };
+  }
+  if (!webhook.isActive) return { kind: "inactive" };
+  const fresh = event.status === "pending";
+  const run: DeliveryRun = fresh
+    ? { fresh, phase: "primary", phaseAttempts: 0 }
+    : {
+        fresh,
+        phase: event.deliveryPhase === "fallback" ? "fallback" : "primary",
+        phaseAttempts: event.phaseAttemptCount,
+      };
+  return { kind: "ready", webhook, event, body: data.body ?? event.body ?? "", run };
+}

@@ -1,0 +1,133 @@
+import { randomBytes } from "node:crypto";
+import { recordDeliveryAttempt, setWebhookCircuitState } from "@hookflow/db";
+import { type CircuitConfig, cooldownMs, matchesAll } from "@hookflow/domain";
+import type { DeliverJobData } from "@hookflow/queue";
+import type { WorkerServices } from "../services.js";
+import { loadDelivery } from "./load-delivery.js";
+import type { DeliveryOutcome } from "./outcome.js";
+import { performAttempt } from "./perform-attempt.js";
+import { settleAttempt } from "./settle-attempt.js";
+import { lockDurationMs } from "./timing.js";
+
+function parsePayload(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return body;
+  }
+}
+
+/**
+ * One delivery job: load, filter, respect the rate limit and the circuit breaker, attempt, record.
+ * Expected outcomes come back as values; only infrastructure failures (Postgres or Redis down)
+ * throw, and BullMQ retries those.
+ */
+export async function processDelivery(
+  services: WorkerServices,
+  data: DeliverJobData,
+): Promise<DeliveryOutcome> {
+  const loaded = await loadDelivery(services, data);
+  switch (loaded.kind) {
+    case "gone":
+      return { kind: "done", outcome: "gone" };
+    case "settled":
+      return { kind: "done", outcome: "settled" };
+    case "inactive":
+      // Stays pending; the sweeper enqueues it again once the webhook is active.
+      return { kind: "done", outcome: "inactive" };
+    case "ready":
+      break;
+  }
+  const { webhook, event, body, run } = loaded;
+  const db = services.db.db;
+  const now = services.now();
+
+  if (run.fresh && webhook.payloadFilters.length > 0) {
+    if (!matchesAll(parsePayload(body), webhook.payloadFilters)) {
+      await recordDeliveryAttempt(services.db, {
+        eventId: event.id,
+        webhookId: webhook.id,
+        event: { status: "filtered", nextAttemptAt: null },
+        now,
+      });
+      return { kind: "done", outcome: "filtered" };
+    }
+  }
+
+  if (run.phase === "primary" && webhook.targetUrl === "") {
+    await recordDeliveryAttempt(services.db, {
+      eventId: event.id,
+      webhookId: webhook.id,
+      event: { status: "delivered", nextAttemptAt: null, deliveredAt: now, lastError: null },
+      now,
+    });
+    return { kind: "done", outcome: "delivered" };
+  }
+  const targetUrl = run.phase === "fallback" ? webhook.fallbackUrl : webhook.targetUrl;
+  if (!targetUrl) {
+    const error = "fallback url removed before the fallback attempt";
+    await recordDeliveryAttempt(services.db, {
+      eventId: event.id,
+      webhookId: webhook.id,
+      event: { status: "failed", nextAttemptAt: null, lastError: error },
+      now,
+    });
+    return { kind: "unrecoverable", outcome: "failed", error };
+  }
+
+  const waitMs = await services.rateLimiter.acquire({
+    webhookId: webhook.id,
+    perSecond: webhook.rateLimitPerSecond,
+    perMinute: webhook.rateLimitPerMinute,
+    member: `${event.id}:${randomBytes(6).toString("hex")}`,
+  });
+  if (waitMs > 0) {
+    // Deferred, never dropped, never counted as a failure; the event row is left as it is. The
+    // jitter spreads a deferred backlog over the window instead of waking it all at once.
+    const jitter = Math.floor(Math.random() * Math.min(waitMs, 1_000));
+    return { kind: "delay", untilMs: Date.now() + waitMs + jitter, outcome: "rate_limited" };
+  }
+
+  let breaker: CircuitConfig | undefined;
+  if (run.phase === "primary" && webhook.circuitBreakerEnabled) {
+    breaker = {
+      threshold: webhook.circuitBreakerThreshold,
+      cooldownSeconds: webhook.circuitBreakerCooldownSeconds,
+      probeTimeoutMs: lockDurationMs(services.config.deliveryTimeoutMs),
+    };
+    const nowMs = now.getTime();
+    const { decision, transition } = await services.breaker.acquire(
+      webhook.id,
+      breaker,
+      nowMs,
+      services.config.delayScale,
+    );
+    if (transition) await setWebhookCircuitState(db, webhook.id, transition.to);
+    if (!decision.allow) {
+      // Wake up at the end of the cooldown, or poll once per cooldown while a probe is out.
+      const poll = Math.max(50, cooldownMs(breaker, services.config.delayScale));
+      const untilMs = Math.min(decision.retryAtMs, nowMs + poll) + Math.floor(Math.random() * 20);
+      await recordDeliveryAttempt(services.db, {
+        eventId: event.id,
+        webhookId: webhook.id,
+        event: {
+          status: "retrying",
+          nextAttemptAt: new Date(untilMs),
+          ...(run.fresh ? { deliveryPhase: "primary" as const, phaseAttemptCount: 0 } : {}),
+        },
+        now,
+      });
+      return { kind: "delay", untilMs, outcome: "circuit_open" };
+    }
+  }
+
+  const performed = await performAttempt(services, { webhook, event, body, targetUrl });
+  return settleAttempt(services, {
+    webhook,
+    eventId: event.id,
+    run,
+    targetUrl,
+    performed,
+    ...(breaker ? { breaker } : {}),
+  });
+}

@@ -1,0 +1,48 @@
+import { startLaneWorkers } from "./lanes/lane-workers.js";
+import type { WorkerServices } from "./services.js";
+import { createRedisLease } from "./sweeper/redis-lease.js";
+import { startSweeper } from "./sweeper/sweeper.js";
+
+export interface RunningWorker {
+  /** Runs one sweep now (when this process wins the sweeper lease). */
+  sweepNow: () => Promise<number>;
+  /** Graceful: stops taking jobs, lets in-flight deliveries finish, stops the sweeper. */
+  close: () => Promise<void>;
+}
+
+/**
+ * Starts the delivery engine on built services: the webhook-change subscription, one BullMQ
+ * worker per priority lane and the sweeper. Closing it leaves the services open (the caller owns
+ * them).
+ */
+export async function startWorker(services: WorkerServices): Promise<RunningWorker> {
+  await services.webhooks.start();
+  const workers = startLaneWorkers(services);
+  await Promise.all(workers.map((worker) => worker.waitUntilReady()));
+  const sweeper = startSweeper({
+    db: services.db.db,
+    queues: services.queues,
+    lease: createRedisLease(
+      services.redis,
+      `${services.config.redisPrefix}:lease:delivery-sweeper`,
+    ),
+    logger: services.logger,
+    settings: services.sweeper,
+    now: services.now,
+  });
+  services.logger.info(
+    { concurrency: services.config.workerConcurrency, lanes: workers.length },
+    "worker started",
+  );
+  let closing: Promise<void> | undefined;
+  return {
+    sweepNow: sweeper.sweepOnce,
+    close: () => {
+      closing ??= (async () => {
+        await sweeper.stop();
+        await Promise.all(workers.map((worker) => worker.close()));
+      })();
+      return closing;
+    },
+  };
+}

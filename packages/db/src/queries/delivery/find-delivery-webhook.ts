@@ -1,0 +1,60 @@
+import { eq } from "drizzle-orm";
+import type { Database } from "../../client.js";
+import { webhooks } from "../../schema/index.js";
+
+const deliveryColumns = {
+  id: webhooks.id,
+  targetUrl: webhooks.targetUrl,
+  isActive: webhooks.isActive,
+  signingSecret: webhooks.signingSecret,
+  maxRetries: webhooks.maxRetries,
+  retryDelaySeconds: webhooks.retryDelaySeconds,
+  backoffMultiplier: webhooks.backoffMultiplier,
+  rateLimitPerMinute: webhooks.rateLimitPerMinute,
+  rateLimitPerSecond: webhooks.rateLimitPerSecond,
+  payloadFilters: webhooks.payloadFilters,
+  degradedAfter: webhooks.degradedAfter,
+  downAfter: webhooks.downAfter,
+  circuitBreakerEnabled: webhooks.circuitBreakerEnabled,
+  circuitBreakerThreshold: webhooks.circuitBreakerThreshold,
+  circuitBreakerCooldownSeconds: webhooks.circuitBreakerCooldownSeconds,
+  circuitState: webhooks.circuitState,
+  priority: webhooks.priority,
+  fallbackUrl: webhooks.fallbackUrl,
+  chaosEnabled: webhooks.chaosEnabled,
+  chaosFailureRate: webhooks.chaosFailureRate,
+  chaosLatencyMs: webhooks.chaosLatencyMs,
+};
+
+/** The settings a delivery worker needs from a webhook (it caches them per webhook). */
+export interface DeliveryWebhook {
+  id: string;
+  targetUrl: string;
+  isActive: boolean;
+  signingSecret: string;
+  maxRetries: number;
+  retryDelaySeconds: number;
+  backoffMultiplier: number;
+  rateLimitPerMinute: number;
+  rateLimitPerSecond: number;
+  payloadFilters: Array<{ field: string; operator: string; value?: string | undefined }>;
+  degradedAfter: number;
+  downAfter: number;
+  circuitBreakerEnabled: boolean;
+  circuitBreakerThreshold: number;
+  circuitBreakerCooldownSeconds: number;
+  circuitState: string;
+  priority: number;
+  fallbackUrl: string | null;
+  chaosEnabled: boolean;
+  chaosFailureRate: number;
+  chaosLatencyMs: number;
+}
+
+export async function findDeliveryWebhook(
+  db: Database,
+  id: string,
+): Promise<DeliveryWebhook | undefined> {
+  const [row] = await db.select(deliveryColumns).from(webhooks).where(eq(webhooks.id, id)).limit(1);
+  return row;
+}
