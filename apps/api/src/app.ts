@@ -1,8 +1,12 @@
-import { metricsHandler, observeHttp } from "@hookflow/observability";
+import {
+  createErrorHandler,
+  metricsHandler,
+  notFoundHandler,
+  observeHttp,
+} from "@hookflow/observability";
 import { authenticate } from "./auth/authenticate.js";
 import { type ApiApp, newApiApp } from "./http/api-app.js";
 import { apiCors } from "./http/cors.js";
-import { createErrorHandler, notFoundHandler } from "./http/error-handler.js";
 import { isPublicPath } from "./http/public-paths.js";
 import { registerIdentityRoutes } from "./routes/auth/index.js";
 import { registerDocsRoutes } from "./routes/docs/register-docs-routes.js";

@@ -1,6 +1,10 @@
-import { metricsHandler, observeHttp } from "@hookflow/observability";
+import {
+  createErrorHandler,
+  metricsHandler,
+  notFoundHandler,
+  observeHttp,
+} from "@hookflow/observability";
 import { Hono } from "hono";
-import { createErrorHandler, notFoundHandler } from "./http/error-handler.js";
 import { registerHealth } from "./routes/health/health.js";
 import type { StreamServices } from "./services.js";
 

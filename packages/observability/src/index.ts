@@ -1,3 +1,4 @@
+export * from "./error-handler.js";
 export * from "./http-middleware.js";
 export * from "./logger.js";
 export * from "./metrics.js";

@@ -1,8 +1,8 @@
 import { AppError, errorBody, statusOfError } from "@hookflow/domain";
-import type { Logger } from "@hookflow/observability";
 import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { Logger } from "./logger.js";
 
 function respond(c: Context, status: number, message: string, headers?: Record<string, string>) {
   for (const [name, value] of Object.entries(headers ?? {})) c.header(name, value);
@@ -17,6 +17,9 @@ function respond(c: Context, status: number, message: string, headers?: Record<s
 export function createErrorHandler(logger: Logger): ErrorHandler {
   return (error, c) => {
     if (error instanceof AppError) {
+      if (error.code === "unavailable") {
+        logger.warn({ err: error, cause: error.cause, path: c.req.path }, error.message);
+      }
       return respond(c, statusOfError(error.code), error.message, error.headers);
     }
     if (error instanceof HTTPException) {
