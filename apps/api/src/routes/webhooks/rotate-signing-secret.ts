@@ -1,35 +1,17 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { rotateWebhookSigningSecret } from "@hookflow/db";
 import { NotFoundError, newSigningSecret } from "@hookflow/domain";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
-import {
-  BEARER,
-  errorResponses,
-  loadVisibleWebhook,
-  publishWebhookChanged,
-  scopeGuard,
-  WEBHOOKS_TAG,
-  WebhookIdParams,
-} from "./webhook-route-kit.js";
+import { webhookActionRoute } from "./action-route.js";
+import { loadVisibleWebhook, publishWebhookChanged } from "./webhook-route-kit.js";
 
-const route = createRoute({
-  method: "post",
-  path: "/api/webhooks/{id}/rotate-signing-secret",
-  tags: [WEBHOOKS_TAG],
+const route = webhookActionRoute({
+  action: "rotate-signing-secret",
   summary: "Rotate the signing secret",
-  description:
-    "Issues a new whsec_ secret; deliveries are signed with it from now on. Needs webhooks:write.",
-  security: BEARER,
-  middleware: [scopeGuard("webhooks:write")] as const,
-  request: { params: WebhookIdParams },
-  responses: {
-    200: {
-      description: "The new secret",
-      content: { "application/json": { schema: z.object({ signingSecret: z.string() }) } },
-    },
-    ...errorResponses(401, 403, 404),
-  },
+  description: "Issues a new whsec_ secret; deliveries are signed with it from now on.",
+  responseDescription: "The new secret",
+  response: z.object({ signingSecret: z.string() }),
 });
 
 export function registerRotateWebhookSigningSecret(app: ApiApp, services: ApiServices): void {
