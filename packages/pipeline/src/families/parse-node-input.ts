@@ -1,0 +1,74 @@
+import { describeZodError, ValidationError } from "@hookflow/domain";
+import { z } from "zod";
+import { type InputNode, InputNodes, NodeName } from "./common.js";
+import { FAMILIES, type FamilyConfig, type FamilyKey } from "./registry.js";
+
+export interface NodeInput<F extends FamilyKey = FamilyKey> {
+  name: string;
+  inputNodes: InputNode[];
+  config: FamilyConfig<F>;
+}
+
+const Common = z.object({ name: NodeName, inputNodes: InputNodes.default([]) });
+const CommonPatch = z.object({ name: NodeName.optional(), inputNodes: InputNodes.optional() });
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function fail(error: z.ZodError): never {
+  throw new ValidationError(describeZodError(error));
+}
+
+/** Config keys of a family: what a request may set besides name and inputNodes. */
+function configKeys(key: FamilyKey): string[] {
+  return Object.keys(FAMILIES[key].config.shape);
+}
+
+function pick(body: Record<string, unknown>, keys: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of keys) if (body[k] !== undefined) out[k] = body[k];
+  return out;
+}
+
+/** A create body: `name` required, defaults applied, every field validated (400 naming it). */
+export function parseCreateNode<F extends FamilyKey>(key: F, body: unknown): NodeInput<F> {
+  if (!isObject(body)) throw new ValidationError("Request body must be a JSON object");
+  const common = Common.safeParse(body);
+  if (!common.success) fail(common.error);
+  const definition = FAMILIES[key];
+  const config = definition.config.safeParse({
+    ...definition.defaults,
+    ...pick(body, configKeys(key)),
+  });
+  if (!config.success) fail(config.error);
+  return {
+    name: common.data.name,
+    inputNodes: common.data.inputNodes,
+    config: config.data as FamilyConfig<F>,
+  };
+}
+
+/**
+ * A PATCH body over the stored node: only provided fields change, and the merged config is
+ * validated whole, so a patch can never leave a node in a state a create would refuse.
+ */
+export function parseUpdateNode<F extends FamilyKey>(
+  key: F,
+  existing: NodeInput<F>,
+  body: unknown,
+): NodeInput<F> {
+  if (!isObject(body)) throw new ValidationError("Request body must be a JSON object");
+  const common = CommonPatch.safeParse(body);
+  if (!common.success) fail(common.error);
+  const config = FAMILIES[key].config.safeParse({
+    ...existing.config,
+    ...pick(body, configKeys(key)),
+  });
+  if (!config.success) fail(config.error);
+  return {
+    name: common.data.name ?? existing.name,
+    inputNodes: common.data.inputNodes ?? existing.inputNodes,
+    config: config.data as FamilyConfig<F>,
+  };
+}

@@ -1,0 +1,136 @@
+import type { z } from "zod";
+import type { InputNode, NodeType } from "./common.js";
+import {
+  ApprovalNodeConfig,
+  DelayNodeConfig,
+  FilterNodeConfig,
+  MergeNodeConfig,
+  RateLimiterNodeConfig,
+  RouterConfig,
+  SchemaValidatorConfig,
+  TransformNodeConfig,
+} from "./definitions.js";
+
+/**
+ * One entry per processing-node family. Adding a family is one entry here (plus its executor in
+ * the engine): the API's CRUD routes, the database table and the graph code are generic.
+ */
+interface FamilyDefinition<T extends z.ZodObject> {
+  /** Canonical node type, used in inputNodes, steps and parkedAt. */
+  nodeType: NodeType;
+  /** URL path segment under /api. */
+  path: string;
+  /** Id prefix: `rtr_01J...`. */
+  idPrefix: string;
+  config: T;
+  /** Values for the config fields a create may omit. */
+  defaults: Partial<z.infer<T>>;
+}
+
+function family<T extends z.ZodObject>(definition: FamilyDefinition<T>): FamilyDefinition<T> {
+  return definition;
+}
+
+export const FAMILIES = {
+  router: family({
+    nodeType: "router",
+    path: "routers",
+    idPrefix: "rtr",
+    config: RouterConfig,
+    defaults: {},
+  }),
+  filter: family({
+    nodeType: "filter",
+    path: "filter-nodes",
+    idPrefix: "fltn",
+    config: FilterNodeConfig,
+    defaults: { filterMode: "and" },
+  }),
+  transform: family({
+    nodeType: "transform",
+    path: "transform-nodes",
+    idPrefix: "trn",
+    config: TransformNodeConfig,
+    defaults: {},
+  }),
+  schemaValidator: family({
+    nodeType: "schemaValidator",
+    path: "schema-validators",
+    idPrefix: "sv",
+    config: SchemaValidatorConfig,
+    defaults: { strictMode: false, fields: [] },
+  }),
+  delay: family({
+    nodeType: "delay",
+    path: "delay-nodes",
+    idPrefix: "dly",
+    config: DelayNodeConfig,
+    defaults: {},
+  }),
+  merge: family({
+    nodeType: "merge",
+    path: "merge-nodes",
+    idPrefix: "mrg",
+    config: MergeNodeConfig,
+    defaults: { mode: "wait_all", expectedBranchCount: 2 },
+  }),
+  approval: family({
+    nodeType: "approval",
+    path: "approval-nodes",
+    idPrefix: "apr",
+    config: ApprovalNodeConfig,
+    defaults: { timeoutMinutes: 60, autoActionOnTimeout: "reject", notifyEmails: [] },
+  }),
+  rateLimiter: family({
+    nodeType: "rateLimiter",
+    path: "rate-limiter-nodes",
+    idPrefix: "rln",
+    config: RateLimiterNodeConfig,
+    defaults: {
+      overflowAction: "drop",
+      maxQueueDelaySeconds: 300,
+      outputWebhookIds: [],
+      outputTransformIds: [],
+      isActive: true,
+    },
+  }),
+} as const;
+
+export type FamilyKey = keyof typeof FAMILIES;
+export const FAMILY_KEYS = Object.keys(FAMILIES) as FamilyKey[];
+export type FamilyConfig<F extends FamilyKey> = z.infer<(typeof FAMILIES)[F]["config"]>;
+
+/** The family whose canonical node type is `type` (webhook and scheduledWorkflow have none). */
+export function familyOfNodeType(type: NodeType): FamilyKey | undefined {
+  return FAMILY_KEYS.find((key) => FAMILIES[key].nodeType === type);
+}
+
+/** The family whose id prefix starts `id` (`rtr_...` -> router). */
+export function familyOfId(id: string): FamilyKey | undefined {
+  const prefix = id.slice(0, id.indexOf("_"));
+  return FAMILY_KEYS.find((key) => FAMILIES[key].idPrefix === prefix);
+}
+
+/**
+ * Every node a config references besides its inputNodes: routers' output webhooks, rate
+ * limiters' output webhooks and transforms. The API checks each exists and is visible.
+ */
+export function outputReferencesOf<F extends FamilyKey>(
+  key: F,
+  config: FamilyConfig<F>,
+): InputNode[] {
+  if (key === "router") {
+    return (config as FamilyConfig<"router">).routes.map((route) => ({
+      nodeType: "webhook" as const,
+      nodeId: route.outputWebhookId,
+    }));
+  }
+  if (key === "rateLimiter") {
+    const limiter = config as FamilyConfig<"rateLimiter">;
+    return [
+      ...limiter.outputWebhookIds.map((nodeId) => ({ nodeType: "webhook" as const, nodeId })),
+      ...limiter.outputTransformIds.map((nodeId) => ({ nodeType: "transform" as const, nodeId })),
+    ];
+  }
+  return [];
+}
