@@ -1,3 +1,4 @@
 export * from "./events.js";
 export * from "./identity.js";
+export * from "./pipeline.js";
 export * from "./webhooks.js";
