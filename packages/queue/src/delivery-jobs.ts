@@ -32,6 +32,12 @@ export const DeliverJobData = z.object({
   eventId: z.string(),
   webhookId: z.string(),
   body: z.string().optional(),
+  /**
+   * Set on a job that resumes a parked path (delay, rate-limiter queue, approval decision or
+   * timeout, merge): the `event_parks` row to continue from. Its job id is `park:<parkId>`, so a
+   * park is resumed by at most one live job.
+   */
+  parkId: z.string().optional(),
 });
 export type DeliverJobData = z.infer<typeof DeliverJobData>;
 

@@ -46,6 +46,11 @@ export interface DeliveryToEnqueue {
   delayMs?: number;
 }
 
+/** Delivery jobs use the event id; resume jobs `park:<parkId>` (one live job per park). */
+export function jobIdOf(data: DeliverJobData): string {
+  return data.parkId ? `park:${data.parkId}` : data.eventId;
+}
+
 function laneOf(priority: number): Priority {
   return Math.min(5, Math.max(1, Math.round(priority))) as Priority;
 }
@@ -73,11 +78,28 @@ export async function enqueueDeliveries(
         list.map((item) => ({
           name: DELIVER_JOB,
           data: item.data,
-          opts: { jobId: item.data.eventId, ...(item.delayMs ? { delay: item.delayMs } : {}) },
+          opts: { jobId: jobIdOf(item.data), ...(item.delayMs ? { delay: item.delayMs } : {}) },
         })),
       );
     }),
   );
+}
+
+export interface ResumeToEnqueue {
+  eventId: string;
+  webhookId: string;
+  parkId: string;
+  priority: number;
+  /** Wait before the path goes on (delay node, rate-limiter queue, approval timeout). */
+  delayMs?: number;
+}
+
+/** Schedules the continuation of a parked path (see `DeliverJobData.parkId`). */
+export async function enqueueResume(queues: DeliveryQueues, item: ResumeToEnqueue): Promise<void> {
+  const { priority, delayMs, ...data } = item;
+  await enqueueDeliveries(queues, [
+    { priority, data, ...(delayMs && delayMs > 0 ? { delayMs } : {}) },
+  ]);
 }
 
 export async function closeDeliveryQueues(queues: DeliveryQueues): Promise<void> {

@@ -8,6 +8,13 @@ export function redisKeys(prefix: string) {
     bullPrefix: prefix,
     /** Pub/sub: a webhook was updated, rotated or deleted; payload `{webhookId, ingressToken?}`. */
     webhookChangedChannel: `${prefix}:chan:webhook-changed`,
+    /**
+     * Pub/sub: a processing node or canvas changed (payload `{nodeId}`); workers drop their cached
+     * webhook graphs.
+     */
+    graphChangedChannel: `${prefix}:chan:graph-changed`,
+    /** Merge-node arrivals of one event at one node (a Redis hash written by a Lua script). */
+    mergeArrivals: (eventId: string, nodeId: string) => `${prefix}:merge:${eventId}:${nodeId}`,
     /** Pub/sub: steps of every event (one subscription per stream process). */
     stepsChannel: `${prefix}:chan:steps`,
     stepBuffer: (eventId: string) => `${prefix}:steps:${eventId}`,
