@@ -1,0 +1,36 @@
+import { z } from "zod";
+
+const positiveInt = (max: number) => z.number().int().positive().max(max);
+
+/**
+ * Options of `createTransformRunner`. Every field has a default; see the package README for how
+ * each limit is enforced.
+ */
+export const TransformRunnerOptions = z.object({
+  /** Execution time of one JavaScript step on its isolate thread (wall clock of that thread). */
+  jsCpuLimitMs: positiveInt(60_000).default(50),
+  /** Heap limit of each JavaScript isolate (isolated-vm accepts 8 MB and more). */
+  jsMemoryLimitMb: z.number().int().min(8).max(4096).default(32),
+  /** Sandbox processes running JavaScript transforms, one call at a time each. */
+  jsProcesses: positiveInt(64).default(2),
+  /** A sandbox process that has not answered this long after its time limit is killed. */
+  jsWatchdogGraceMs: positiveInt(60_000).default(1_000),
+  /** Wall-clock limit of one jq run (a batch of events) on its worker thread. */
+  jqTimeoutMs: positiveInt(60_000).default(100),
+  /** Worker threads running jq. */
+  jqWorkers: positiveInt(64).default(2),
+  /** Events of one webhook running the same jq program are evaluated together, up to this many. */
+  jqMaxBatch: positiveInt(1_000).default(64),
+  /** ...and up to this much input JSON per batch (a single larger event still runs alone). */
+  jqMaxBatchBytes: positiveInt(64 * 1024 * 1024).default(512 * 1024),
+  /** A jq worker whose WebAssembly memory grew past this is replaced after its run. */
+  jqRecycleMemoryMb: positiveInt(4096).default(64),
+  /** Largest transform output, in bytes of JSON text (or of the rendered template). */
+  maxOutputBytes: positiveInt(256 * 1024 * 1024).default(1024 * 1024),
+  /** Compiled Handlebars templates kept in memory. */
+  handlebarsCacheSize: positiveInt(100_000).default(500),
+  /** Iterations of `#each` blocks allowed in one render. */
+  handlebarsMaxIterations: positiveInt(10_000_000).default(50_000),
+});
+export type TransformRunnerOptions = z.input<typeof TransformRunnerOptions>;
+export type ResolvedTransformRunnerOptions = z.output<typeof TransformRunnerOptions>;

@@ -1,0 +1,98 @@
+import { createHandlebarsEngine } from "./handlebars/handlebars-engine.js";
+import { createJsPool } from "./javascript/js-pool.js";
+import { createJqPool } from "./jq/jq-pool.js";
+import { TransformRunnerOptions } from "./options.js";
+import type { TransformInput, TransformOutcome, TransformResult } from "./types.js";
+
+export interface TransformRunner {
+  /** Runs one transform. Safe to call concurrently; never rejects for problems of user code. */
+  run(input: TransformInput): Promise<TransformResult>;
+  /** Stops the worker threads and sandbox processes; calls still waiting fail. */
+  close(): Promise<void>;
+}
+
+/**
+ * The executors of transform nodes, one runner per process (the worker's pipeline and the time
+ * travel dry run share it): Handlebars on the calling thread, jq on worker threads, JavaScript
+ * in isolates inside sandbox processes. Threads and processes start on first use.
+ */
+export function createTransformRunner(options: TransformRunnerOptions = {}): TransformRunner {
+  const settings = TransformRunnerOptions.parse(options);
+  const handlebars = createHandlebarsEngine({
+    cacheSize: settings.handlebarsCacheSize,
+    maxOutputBytes: settings.maxOutputBytes,
+    maxIterations: settings.handlebarsMaxIterations,
+  });
+  const jq = createJqPool({
+    workers: settings.jqWorkers,
+    timeoutMs: settings.jqTimeoutMs,
+    maxBatch: settings.jqMaxBatch,
+    maxBatchBytes: settings.jqMaxBatchBytes,
+    recycleMemoryBytes: settings.jqRecycleMemoryMb * 1024 * 1024,
+    maxOutputBytes: settings.maxOutputBytes,
+  });
+  const js = createJsPool({
+    processes: settings.jsProcesses,
+    cpuLimitMs: settings.jsCpuLimitMs,
+    memoryLimitMb: settings.jsMemoryLimitMb,
+    watchdogGraceMs: settings.jsWatchdogGraceMs,
+    maxOutputBytes: settings.maxOutputBytes,
+  });
+  let closed = false;
+  // Threads and sandbox processes are unref'd so an idle runner never holds the process open;
+  // while calls are in flight this timer does.
+  let inFlight = 0;
+  let keepAlive: NodeJS.Timeout | undefined;
+
+  async function execute(input: TransformInput): Promise<TransformOutcome> {
+    switch (input.mode) {
+      case "handlebars":
+        return handlebars.render(input.template, input.payload);
+      case "jq":
+        return jq.run(
+          `${input.context.webhookId}\u0000${input.template}`,
+          input.template,
+          payloadJson(input.payload),
+        );
+      case "javascript":
+        return js.run(
+          input.template,
+          `{"payload":${payloadJson(input.payload)},"context":${JSON.stringify({
+            eventId: input.context.eventId,
+            webhookId: input.context.webhookId,
+            nodeId: input.context.nodeId,
+          })}}`,
+        );
+      default: {
+        const mode: never = input.mode;
+        throw new TypeError(`unknown transform mode: ${String(mode)}`);
+      }
+    }
+  }
+
+  return {
+    async run(input) {
+      if (closed) throw new Error("the transform runner is closed");
+      const started = performance.now();
+      if (inFlight++ === 0) keepAlive = setInterval(() => undefined, 60_000);
+      try {
+        const outcome = await execute(input);
+        const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
+        return { ...outcome, durationMs };
+      } finally {
+        if (--inFlight === 0) clearInterval(keepAlive);
+      }
+    },
+    async close() {
+      closed = true;
+      await Promise.all([jq.close(), js.close()]);
+    },
+  };
+}
+
+/** Payloads reach the node as parsed JSON; anything else is a caller's bug. */
+function payloadJson(payload: unknown): string {
+  const json = JSON.stringify(payload);
+  if (json === undefined) throw new TypeError("the transform payload is not a JSON value");
+  return json;
+}
