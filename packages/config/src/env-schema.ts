@@ -8,6 +8,10 @@ const bool = (fallback: boolean) =>
       value === undefined || value === "" ? fallback : ["true", "1", "yes"].includes(value),
     );
 
+/** An empty value (`SMTP_URL=` in a compose file) means unset. */
+const unsetWhenEmpty = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === "" ? undefined : value), schema);
+
 const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
 
 /**
@@ -41,7 +45,21 @@ export const RawEnv = z.object({
   DELIVERY_TIMEOUT_MS: int(10_000, 100),
   WORKER_CONCURRENCY: int(200, 1),
   INGRESS_RATE_LIMIT_PER_SECOND: int(0, 0),
-  SMTP_URL: z.string().url().optional(),
+  SMTP_URL: unsetWhenEmpty(
+    z
+      .string()
+      .url()
+      .regex(/^smtps?:\/\//i, "an smtp:// or smtps:// URL")
+      .optional(),
+  ),
+  MAIL_FROM: unsetWhenEmpty(
+    z
+      .string()
+      .trim()
+      .max(320)
+      .regex(/^[^\r\n@]+@[^\r\n@]+$/, "one address, e.g. Hookflow <hookflow@example.com>")
+      .optional(),
+  ),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 export type RawEnv = z.infer<typeof RawEnv>;

@@ -49,3 +49,32 @@ describe("loadConfig", () => {
     expect(config.publicBaseUrl).toBe("https://hooks.example.com");
   });
 });
+
+describe("mail settings", () => {
+  it("keeps mail in the outbox without SMTP_URL and derives the sender from the public host", () => {
+    const config = loadConfig({ PUBLIC_BASE_URL: "https://hooks.example.com" });
+    expect(config.smtpUrl).toBeNull();
+    expect(config.mailFrom).toBe("Hookflow <hookflow@hooks.example.com>");
+  });
+
+  it("treats an empty SMTP_URL as unset", () => {
+    expect(loadConfig({ SMTP_URL: "", MAIL_FROM: "" }).smtpUrl).toBeNull();
+  });
+
+  it("reads an SMTP server and a sender", () => {
+    const config = loadConfig({
+      SMTP_URL: "smtps://user:pass@mail.example.com:465",
+      MAIL_FROM: "Ops <ops@example.com>",
+    });
+    expect(config.smtpUrl).toBe("smtps://user:pass@mail.example.com:465");
+    expect(config.mailFrom).toBe("Ops <ops@example.com>");
+  });
+
+  it.each([
+    ["SMTP_URL", "https://mail.example.com"],
+    ["MAIL_FROM", "no-address-here"],
+    ["MAIL_FROM", "a@b.com\r\nBcc: x@y.com"],
+  ])("refuses %s=%j", (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(name));
+  });
+});

@@ -24,7 +24,10 @@ export interface HookflowConfig {
   deliveryTimeoutMs: number;
   workerConcurrency: number;
   ingressRateLimitPerSecond: number;
+  /** The operator's SMTP server; null keeps mail in the local outbox. */
   smtpUrl: string | null;
+  /** From header of the mail Hookflow sends. */
+  mailFrom: string;
   logLevel: RawEnv["LOG_LEVEL"];
   /** Things the operator should hear about at boot (generated secrets and the like). */
   warnings: string[];
@@ -113,6 +116,7 @@ export function loadConfig(env: Record<string, string | undefined>): HookflowCon
     workerConcurrency: raw.WORKER_CONCURRENCY,
     ingressRateLimitPerSecond: raw.INGRESS_RATE_LIMIT_PER_SECOND,
     smtpUrl: raw.SMTP_URL ?? null,
+    mailFrom: raw.MAIL_FROM ?? `Hookflow <hookflow@${new URL(publicBaseUrl).hostname}>`,
     logLevel: raw.LOG_LEVEL,
     warnings,
   };

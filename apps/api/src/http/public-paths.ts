@@ -7,6 +7,9 @@ const PUBLIC = new Set([
   "/api/auth/login",
 ]);
 
+/** Emailed approval links: `/api/approvals/<token>`, where the signed token is the credential. */
+const APPROVAL_LINK = /^\/api\/approvals\/[^/]+\/?$/;
+
 export function isPublicPath(path: string): boolean {
-  return PUBLIC.has(path.replace(/\/+$/, "") || "/");
+  return PUBLIC.has(path.replace(/\/+$/, "") || "/") || APPROVAL_LINK.test(path);
 }

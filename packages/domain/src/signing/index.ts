@@ -1,3 +1,4 @@
+export * from "./approval-link-token.js";
 export * from "./hmac.js";
 export * from "./incoming-signature.js";
 export * from "./outgoing-signature.js";

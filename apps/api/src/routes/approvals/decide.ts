@@ -1,0 +1,75 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { decideApproval } from "@hookflow/db";
+import { type ApprovalDecision, NotFoundError } from "@hookflow/domain";
+import type { ApiApp } from "../../http/api-app.js";
+import type { ApiServices } from "../../services.js";
+import { loadVisibleNode } from "../nodes/node-records.js";
+import { BEARER, errorResponses, idParams, scopeGuard } from "../nodes/resource-route-kit.js";
+import { APPROVAL_NODES_TAG, resumeDecided } from "./approval-route-kit.js";
+
+const DecideApprovalInput = z
+  .object({ eventId: z.string().trim().min(1).max(100) })
+  .openapi("DecideApprovalInput");
+
+const ApprovalDecisionResult = z
+  .object({
+    eventId: z.string(),
+    decision: z.enum(["approved", "rejected"]),
+    decidedAt: z.string(),
+  })
+  .openapi("ApprovalDecision");
+
+const ACTIONS = {
+  approve: { decision: "approved", continues: "continues through the graph" },
+  reject: { decision: "rejected", continues: "stops there (filtered, step blocked)" },
+} as const satisfies Record<string, { decision: ApprovalDecision; continues: string }>;
+
+function decideRoute(action: keyof typeof ACTIONS) {
+  return createRoute({
+    method: "post",
+    path: `/api/approval-nodes/{id}/${action}`,
+    tags: [APPROVAL_NODES_TAG],
+    summary: `${action === "approve" ? "Approve" : "Reject"} an event waiting at an approval node`,
+    description:
+      `The event's path ${ACTIONS[action].continues} at once. Decides once: 404 when the event ` +
+      "is not waiting at this gate (never parked here, already decided, timed out or " +
+      "cancelled). Needs events:write.",
+    security: BEARER,
+    middleware: [scopeGuard("events:write")] as const,
+    request: {
+      params: idParams("apr_01J9Z3K8Q4T6V2X7Y5W0A1B2C3"),
+      body: { required: true, content: { "application/json": { schema: DecideApprovalInput } } },
+    },
+    responses: {
+      200: {
+        description: "Decided",
+        content: { "application/json": { schema: ApprovalDecisionResult } },
+      },
+      ...errorResponses("Approval node", 400, 401, 403, 404),
+    },
+  });
+}
+
+export function registerDecideApproval(
+  app: ApiApp,
+  services: ApiServices,
+  action: keyof typeof ACTIONS,
+): void {
+  const { decision } = ACTIONS[action];
+  app.openapi(decideRoute(action), async (c) => {
+    const { id } = c.req.valid("param");
+    const { eventId } = c.req.valid("json");
+    const actor = c.get("actor");
+    const node = await loadVisibleNode(services, actor, "approval", id);
+    const decided = await decideApproval(services.db.db, {
+      target: { nodeId: node.id, eventId },
+      decision,
+      decidedBy: actor.userId,
+      now: services.now(),
+    });
+    const first = decided[0];
+    if (!first) throw new NotFoundError("Event is not waiting at this approval node");
+    await resumeDecided(services, decided);
+    return c.json({ eventId, decision, decidedAt: first.decidedAt.toISOString() }, 200);
+  });
+}

@@ -1,0 +1,88 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { listMailOfSource } from "@hookflow/db";
+import type { ApiApp } from "../../http/api-app.js";
+import type { ApiServices } from "../../services.js";
+import { loadVisibleNode } from "../nodes/node-records.js";
+import {
+  BEARER,
+  errorResponses,
+  idParams,
+  PageQuery,
+  scopeGuard,
+  TotalCountHeader,
+} from "../nodes/resource-route-kit.js";
+import { APPROVAL_NODES_TAG } from "./approval-route-kit.js";
+
+const OutboxMail = z
+  .object({
+    id: z.string(),
+    _id: z.string(),
+    eventId: z.string().nullable(),
+    to: z.array(z.string()),
+    subject: z.string(),
+    text: z.string(),
+    html: z.string(),
+    status: z.enum(["outbox", "sent", "failed"]).openapi({
+      description: "outbox: kept here (no SMTP_URL); sent or failed through SMTP",
+    }),
+    error: z.string().nullable(),
+    createdAt: z.string(),
+    sentAt: z.string().nullable(),
+  })
+  .openapi("OutboxMail");
+
+const route = createRoute({
+  method: "get",
+  path: "/api/approval-nodes/{id}/outbox",
+  tags: [APPROVAL_NODES_TAG],
+  summary: "List the approval mails of an approval node",
+  description:
+    "Every approval request this gate mailed, newest first, with its approve and reject links. " +
+    "Without SMTP_URL mail is only kept here (status outbox); with it the list records what " +
+    "was sent or failed. A plain array; the total is in X-Total-Count. Needs canvas:read.",
+  security: BEARER,
+  middleware: [scopeGuard("canvas:read")] as const,
+  request: { params: idParams("apr_01J9Z3K8Q4T6V2X7Y5W0A1B2C3"), query: PageQuery },
+  responses: {
+    200: {
+      description: "One page of mails",
+      headers: TotalCountHeader,
+      content: { "application/json": { schema: z.array(OutboxMail) } },
+    },
+    ...errorResponses("Approval node", 400, 401, 403, 404),
+  },
+});
+
+function statusOf(value: string): "outbox" | "sent" | "failed" {
+  return value === "sent" || value === "failed" ? value : "outbox";
+}
+
+export function registerApprovalOutbox(app: ApiApp, services: ApiServices): void {
+  app.openapi(route, async (c) => {
+    const { id } = c.req.valid("param");
+    const { page, limit } = c.req.valid("query");
+    const node = await loadVisibleNode(services, c.get("actor"), "approval", id);
+    const { items, total } = await listMailOfSource(
+      services.db.db,
+      { sourceType: "approval", sourceId: node.id },
+      { page, limit },
+    );
+    c.header("X-Total-Count", String(total));
+    return c.json(
+      items.map((mail) => ({
+        id: mail.id,
+        _id: mail.id,
+        eventId: mail.eventId,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        status: statusOf(mail.status),
+        error: mail.error,
+        createdAt: mail.createdAt.toISOString(),
+        sentAt: mail.sentAt?.toISOString() ?? null,
+      })),
+      200,
+    );
+  });
+}

@@ -1,0 +1,79 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { listPendingApprovals } from "@hookflow/db";
+import type { ApiApp } from "../../http/api-app.js";
+import type { ApiServices } from "../../services.js";
+import { loadVisibleNode } from "../nodes/node-records.js";
+import {
+  BEARER,
+  errorResponses,
+  idParams,
+  PageQuery,
+  scopeGuard,
+  TotalCountHeader,
+} from "../nodes/resource-route-kit.js";
+import { APPROVAL_NODES_TAG, PREVIEW_CHARS } from "./approval-route-kit.js";
+
+const PendingApproval = z
+  .object({
+    eventId: z.string(),
+    webhookId: z.string(),
+    parkId: z.string().openapi({ description: "The waiting path (an event can wait on two)" }),
+    createdAt: z.string().openapi({ description: "When the event reached the gate" }),
+    timeoutAt: z
+      .string()
+      .nullable()
+      .openapi({ description: "When autoActionOnTimeout applies (HOOKFLOW_DELAY_SCALE included)" }),
+    payloadPreview: z.string().openapi({
+      description: `The first ${PREVIEW_CHARS} characters of the payload at the gate, as JSON text`,
+    }),
+    payloadTruncated: z.boolean(),
+  })
+  .openapi("PendingApproval");
+
+const route = createRoute({
+  method: "get",
+  path: "/api/approval-nodes/{id}/pending",
+  tags: [APPROVAL_NODES_TAG],
+  summary: "List events waiting at an approval node",
+  description:
+    "Events parked at this gate and not yet approved, rejected or timed out, oldest first (they " +
+    "time out first). A plain array; the total is in X-Total-Count. page defaults to 1, limit " +
+    "to 20 (max 100). Needs canvas:read.",
+  security: BEARER,
+  middleware: [scopeGuard("canvas:read")] as const,
+  request: { params: idParams("apr_01J9Z3K8Q4T6V2X7Y5W0A1B2C3"), query: PageQuery },
+  responses: {
+    200: {
+      description: "One page of waiting events",
+      headers: TotalCountHeader,
+      content: { "application/json": { schema: z.array(PendingApproval) } },
+    },
+    ...errorResponses("Approval node", 400, 401, 403, 404),
+  },
+});
+
+export function registerPendingApprovals(app: ApiApp, services: ApiServices): void {
+  app.openapi(route, async (c) => {
+    const { id } = c.req.valid("param");
+    const { page, limit } = c.req.valid("query");
+    const node = await loadVisibleNode(services, c.get("actor"), "approval", id);
+    const { items, total } = await listPendingApprovals(services.db.db, node.id, {
+      page,
+      limit,
+      previewChars: PREVIEW_CHARS,
+    });
+    c.header("X-Total-Count", String(total));
+    return c.json(
+      items.map((item) => ({
+        eventId: item.eventId,
+        webhookId: item.webhookId,
+        parkId: item.parkId,
+        createdAt: item.createdAt.toISOString(),
+        timeoutAt: item.timeoutAt?.toISOString() ?? null,
+        payloadPreview: item.payloadPreview,
+        payloadTruncated: item.payloadTruncated,
+      })),
+      200,
+    );
+  });
+}

@@ -1,0 +1,2 @@
+export * from "./list-mail.js";
+export * from "./record-mail.js";

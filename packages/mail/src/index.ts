@@ -1,0 +1,5 @@
+export * from "./approval-email.js";
+export * from "./html-escape.js";
+export * from "./mail-message.js";
+export * from "./mailer.js";
+export * from "./send-approval-request.js";

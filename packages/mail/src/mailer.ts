@@ -1,0 +1,118 @@
+import { type Database, type MailStatus, recordMail } from "@hookflow/db";
+import { describeZodError, newPrefixedId } from "@hookflow/domain";
+import type { Logger } from "@hookflow/observability";
+import { createTransport } from "nodemailer";
+import { MailMessage, type MailResult } from "./mail-message.js";
+
+export interface Mailer {
+  /** `smtp` when an SMTP server is configured, else `outbox` (mail is only stored). */
+  readonly mode: "smtp" | "outbox";
+  /**
+   * Sends (or, without SMTP, stores) one mail and records it in `mail_outbox`. Never throws: a
+   * mail failure must not fail the event that caused it; it is recorded and logged instead.
+   */
+  send: (message: MailMessage) => Promise<MailResult>;
+  /** Closes pooled SMTP connections. */
+  close: () => void;
+}
+
+export interface CreateMailerOptions {
+  /** `smtp://user:pass@host:587` or `smtps://...:465`; absent -> local outbox only. */
+  smtpUrl?: string | null;
+  /** The From header, e.g. `Hookflow <hookflow@example.com>`. */
+  from: string;
+  db: Database;
+  logger: Logger;
+  now?: () => Date;
+  /** Connection and greeting timeout (the socket may stay idle three times as long). */
+  timeoutMs?: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+/** Long enough for any SMTP reply; the column is text but a log line should stay readable. */
+const MAX_ERROR_CHARS = 1000;
+
+function errorText(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.slice(0, MAX_ERROR_CHARS);
+}
+
+/**
+ * The mail sender of approval gates and email actions. With `smtpUrl` it sends through the
+ * operator's SMTP server (pooled connections) and records `sent` or `failed`; without one it
+ * keeps every mail in the local outbox (`status: outbox`), where users read it through the API.
+ */
+export function createMailer(options: CreateMailerOptions): Mailer {
+  const now = options.now ?? (() => new Date());
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const transport = options.smtpUrl
+    ? createTransport({
+        url: options.smtpUrl,
+        pool: true,
+        maxConnections: 5,
+        connectionTimeout: timeoutMs,
+        greetingTimeout: timeoutMs,
+        socketTimeout: timeoutMs * 3,
+      })
+    : undefined;
+
+  async function deliver(
+    message: MailMessage,
+  ): Promise<{ status: MailStatus; error: string | null }> {
+    if (!transport) return { status: "outbox", error: null };
+    try {
+      await transport.sendMail({
+        from: options.from,
+        to: message.to,
+        subject: message.subject,
+        html: message.html,
+        text: message.text,
+      });
+      return { status: "sent", error: null };
+    } catch (error) {
+      return { status: "failed", error: errorText(error) };
+    }
+  }
+
+  async function send(message: MailMessage): Promise<MailResult> {
+    const createdAt = now();
+    const id = newPrefixedId("mail", createdAt.getTime());
+    const parsed = MailMessage.safeParse(message);
+    const outcome = parsed.success
+      ? await deliver(parsed.data)
+      : { status: "failed" as const, error: `invalid mail: ${describeZodError(parsed.error)}` };
+    const log = options.logger.child({
+      mailId: id,
+      sourceType: message.sourceType,
+      sourceId: message.sourceId,
+      eventId: message.eventId ?? undefined,
+    });
+    try {
+      await recordMail(options.db, {
+        id,
+        sourceType: message.sourceType,
+        sourceId: message.sourceId,
+        eventId: message.eventId ?? null,
+        to: message.to,
+        subject: message.subject,
+        html: message.html,
+        text: message.text,
+        status: outcome.status,
+        error: outcome.error,
+        createdAt,
+        sentAt: outcome.status === "sent" ? now() : null,
+      });
+    } catch (error) {
+      log.error({ err: error, status: outcome.status }, "could not record a mail");
+    }
+    if (outcome.status === "failed") log.warn({ error: outcome.error }, "mail not sent");
+    else log.info({ status: outcome.status, recipients: message.to.length }, "mail handled");
+    return { id, ...outcome };
+  }
+
+  return {
+    mode: transport ? "smtp" : "outbox",
+    send,
+    close: () => transport?.close(),
+  };
+}
