@@ -5,13 +5,13 @@ import {
   observeHttp,
 } from "@hookflow/observability";
 import { Hono } from "hono";
+import { registerStreamEvent } from "./routes/events/stream-event.js";
 import { registerHealth } from "./routes/health/health.js";
 import type { StreamServices } from "./services.js";
 
 /**
  * Builds the stream app (server-sent pipeline steps). No side effects: tests call
  * `app.request(...)` on it, and `hookflow start` serves it next to the other apps.
- * `GET /api/events/:eventId/stream` is added with the stream issue.
  */
 export function createStreamApp(services: StreamServices): Hono {
   const app = new Hono();
@@ -20,5 +20,6 @@ export function createStreamApp(services: StreamServices): Hono {
   app.use("*", observeHttp({ role: "stream", logger: services.logger, metrics: services.metrics }));
   app.get("/metrics", metricsHandler(services.metrics));
   registerHealth(app, services);
+  registerStreamEvent(app, services);
   return app;
 }

@@ -16,7 +16,9 @@ async function main(): Promise<void> {
     server.close(() => {
       services.close().finally(() => process.exit(0));
     });
-    // Open event streams would hold the server forever; cut them after a short grace period.
+    // Open event streams would hold the server: end them (clients reconnect to another replica
+    // with Last-Event-ID), then cut whatever is left after a short grace period.
+    services.streams.endAll();
     setTimeout(() => "closeAllConnections" in server && server.closeAllConnections(), 5000).unref();
   };
   process.once("SIGTERM", shutdown);

@@ -1,7 +1,22 @@
 import type { HookflowConfig } from "@hookflow/config";
 import { createLogger, createMetrics, type Logger, type Metrics } from "@hookflow/observability";
-import { type RedisKeys, redisKeys } from "@hookflow/queue";
+import { createStepHub, type RedisKeys, redisKeys, type StepHub } from "@hookflow/queue";
 import { Redis } from "ioredis";
+import { createOpenStreams, type OpenStreams } from "./events/open-streams.js";
+import { createStreamMetrics, type StreamMetrics } from "./events/stream-metrics.js";
+
+/** Spec: a stream closes after 120 s without completion. */
+export const STREAM_TIMEOUT_MS = 120_000;
+/** decisions.md section 7: a heartbeat comment every 15 s. */
+export const HEARTBEAT_MS = 15_000;
+/** A client this far behind (1 MiB unread) is cut off rather than buffered without bound. */
+export const MAX_BUFFERED_BYTES = 1024 * 1024;
+
+export interface StreamSettings {
+  timeoutMs: number;
+  heartbeatMs: number;
+  maxBufferedBytes: number;
+}
 
 export interface StreamServices {
   config: HookflowConfig;
@@ -10,8 +25,13 @@ export interface StreamServices {
   /** Pub/sub only: a connection in subscriber mode cannot run other commands. */
   subscriber: Redis;
   keys: RedisKeys;
+  /** The process's one subscription to the steps channel, fanned out to every open stream. */
+  hub: StepHub;
+  streams: OpenStreams;
+  settings: StreamSettings;
   logger: Logger;
   metrics: Metrics;
+  streamMetrics: StreamMetrics;
   now: () => Date;
   close: () => Promise<void>;
 }
@@ -21,6 +41,8 @@ export interface BuildStreamServicesOptions {
   logger?: Logger;
   metrics?: Metrics;
   now?: () => Date;
+  /** Shorter waits for tests; the defaults are the spec's. */
+  settings?: Partial<StreamSettings>;
 }
 
 /** Composition root of the stream app: builds every long-lived part once. */
@@ -28,20 +50,43 @@ export function buildStreamServices(options: BuildStreamServicesOptions): Stream
   const { config } = options;
   const logger = options.logger ?? createLogger({ level: config.logLevel, role: "stream" });
   const metrics = options.metrics ?? createMetrics({ role: "stream" });
+  const keys = redisKeys(config.redisPrefix);
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true });
   redis.on("error", (error) => logger.warn({ err: error }, "redis error"));
-  // Subscriptions are re-established by ioredis on reconnect (autoResubscribe is on by default).
+  // The hub subscribes again itself after a reconnect, then re-reads the buffers it watches.
   const subscriber = new Redis(config.redisUrl, { maxRetriesPerRequest: null });
   subscriber.on("error", (error) => logger.warn({ err: error }, "redis subscriber error"));
+  const hub = createStepHub({
+    subscriberRedis: subscriber,
+    commandRedis: redis,
+    keys,
+    onError: (error, context) => logger.warn({ err: error }, context),
+  });
+  const streams = createOpenStreams();
+  const streamMetrics = createStreamMetrics(metrics, {
+    openStreams: streams.count,
+    watchers: () => hub.listenerCount(),
+  });
   return {
     config,
     redis,
     subscriber,
-    keys: redisKeys(config.redisPrefix),
+    keys,
+    hub,
+    streams,
+    settings: {
+      timeoutMs: STREAM_TIMEOUT_MS,
+      heartbeatMs: HEARTBEAT_MS,
+      maxBufferedBytes: MAX_BUFFERED_BYTES,
+      ...options.settings,
+    },
     logger,
     metrics,
+    streamMetrics,
     now: options.now ?? (() => new Date()),
     close: async () => {
+      streams.endAll();
+      await hub.close();
       subscriber.disconnect();
       redis.disconnect();
     },

@@ -5,6 +5,7 @@ import type { Context, Hono } from "hono";
 import type { RejectReason } from "../ingress/ingress-metrics.js";
 import { receiveEvent } from "../ingress/receive-event.js";
 import type { IngressServices } from "../services.js";
+import { answerSync } from "../sync/answer-sync.js";
 
 const REASONS: Record<ErrorCode, RejectReason> = {
   validation: "invalid_body",
@@ -38,8 +39,9 @@ export function registerIngest(app: Hono, services: IngressServices): void {
   app.post("/api/in/:token", (c) =>
     withSpan(services.tracer, "ingress.receive", { "hookflow.role": "ingress" }, async (span) => {
       try {
+        const token = c.req.param("token");
         const result = await receiveEvent(services, {
-          token: c.req.param("token"),
+          token,
           request: c.req.raw,
           sourceIp: sourceIpOf(c),
         });
@@ -48,6 +50,17 @@ export function registerIngest(app: Hono, services: IngressServices): void {
           "hookflow.event_id": result.body.eventId,
           "hookflow.deduplicated": result.status === 200,
         });
+        if (result.status === 202) {
+          const sync = await answerSync(
+            services,
+            { token, webhookId: result.webhookId, ...result.body },
+            c.req.raw.signal,
+          );
+          if (sync) {
+            span.setAttribute("hookflow.sync_status", sync.syncStatus);
+            return c.json(sync, 200);
+          }
+        }
         return c.json(result.body, result.status);
       } catch (error) {
         const reason = error instanceof AppError ? REASONS[error.code] : "error";

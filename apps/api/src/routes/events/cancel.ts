@@ -1,6 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { cancelEvent } from "@hookflow/db";
 import { ConflictError } from "@hookflow/domain";
+import { createStepPublisher } from "@hookflow/queue";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
 import { removeEventJobs } from "./event-jobs.js";
@@ -44,6 +45,19 @@ export function registerCancelEvent(app: ApiApp, services: ApiServices): void {
         { err: error, eventId },
         "could not remove the job of a cancelled event",
       );
+    }
+    try {
+      // Streams and sync-mode requests watching the event end here.
+      await createStepPublisher({ redis: services.redis, keys: services.keys }).publish(eventId, {
+        kind: "done",
+        done: {
+          eventId,
+          status: 200,
+          body: { deliveryStatus: "cancelled", statusCode: 0, latencyMs: 0 },
+        },
+      });
+    } catch (error) {
+      services.logger.warn({ err: error, eventId }, "could not publish done for a cancelled event");
     }
     return c.body(null, 204);
   });

@@ -1,0 +1,9 @@
+export type {
+  PipelineDone,
+  PipelineParked,
+  PipelineStep,
+  StepMessage,
+} from "@hookflow/pipeline";
+export * from "./step-entry.js";
+export * from "./step-hub.js";
+export * from "./step-publisher.js";

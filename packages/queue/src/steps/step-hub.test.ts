@@ -1,0 +1,268 @@
+import { once } from "node:events";
+import type { StepMessage } from "@hookflow/pipeline";
+import { createTestRedisPrefix, type TestRedisPrefix } from "@hookflow/testing";
+import { Redis } from "ioredis";
+import { type RedisKeys, redisKeys } from "../redis-keys.js";
+import type { StepEntry } from "./step-entry.js";
+import { createStepHub, type StepHub } from "./step-hub.js";
+import { createStepPublisher, type StepPublisher, stepCounterKey } from "./step-publisher.js";
+
+function stepOf(eventId: string, nodeId: string): StepMessage {
+  return {
+    kind: "step",
+    step: { eventId, nodeType: "filter", nodeId, status: "success", at: new Date().toISOString() },
+  };
+}
+
+async function until(check: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe("step publisher and hub", () => {
+  let prefix: TestRedisPrefix;
+  let keys: RedisKeys;
+  let commands: Redis;
+  let subscriber: Redis;
+  let publisher: StepPublisher;
+  let hub: StepHub;
+  let eventCounter = 0;
+  const nextEvent = () => `evt_hub${++eventCounter}`;
+
+  beforeAll(() => {
+    prefix = createTestRedisPrefix();
+    keys = redisKeys(prefix.prefix);
+    commands = new Redis(prefix.url);
+    subscriber = new Redis(prefix.url);
+    publisher = createStepPublisher({ redis: commands, keys });
+    hub = createStepHub({ subscriberRedis: subscriber, commandRedis: commands, keys });
+  });
+  afterAll(async () => {
+    await hub.close();
+    subscriber.disconnect();
+    commands.disconnect();
+    await prefix.destroy();
+  });
+
+  it("numbers an event's messages from 1 and keeps them in an expiring buffer", async () => {
+    const eventId = nextEvent();
+    const seqs = await Promise.all(
+      [1, 2, 3].map((n) => publisher.publish(eventId, stepOf(eventId, `n${n}`))),
+    );
+    expect(seqs).toEqual([1, 2, 3]);
+    const raws = await commands.lrange(keys.stepBuffer(eventId), 0, -1);
+    expect(raws.map((raw) => JSON.parse(raw))).toEqual(
+      [1, 2, 3].map((n) => ({
+        seq: n,
+        eventId,
+        message: { kind: "step", step: expect.objectContaining({ nodeId: `n${n}` }) },
+      })),
+    );
+    const ttl = await commands.ttl(keys.stepBuffer(eventId));
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(900);
+    expect(await commands.ttl(stepCounterKey(keys, eventId))).toBeGreaterThan(0);
+  });
+
+  it("numbers each event on its own when messages of several events go out together", async () => {
+    const [a, b] = [nextEvent(), nextEvent()];
+    const seqs = await Promise.all(
+      [a, b, a, b, a].map((eventId, n) => publisher.publish(eventId, stepOf(eventId, `n${n}`))),
+    );
+    expect(seqs).toEqual([1, 1, 2, 2, 3]);
+    const nodes = async (eventId: string) =>
+      (await commands.lrange(keys.stepBuffer(eventId), 0, -1)).map(
+        (raw) => JSON.parse(raw).message.step.nodeId,
+      );
+    expect(await nodes(a)).toEqual(["n0", "n2", "n4"]);
+    expect(await nodes(b)).toEqual(["n1", "n3"]);
+  });
+
+  it("keeps publish order across batches of a large burst", async () => {
+    const eventId = nextEvent();
+    const seqs = await Promise.all(
+      Array.from({ length: 450 }, (_, n) => publisher.publish(eventId, stepOf(eventId, `n${n}`))),
+    );
+    expect(seqs).toEqual(Array.from({ length: 450 }, (_, n) => n + 1));
+  });
+
+  it("caps the buffer by dropping the oldest messages while numbers keep counting", async () => {
+    const small = createStepPublisher({ redis: commands, keys, bufferMaxEntries: 3 });
+    const eventId = nextEvent();
+    for (let n = 1; n <= 5; n++) await small.publish(eventId, stepOf(eventId, `n${n}`));
+    const raws = await commands.lrange(keys.stepBuffer(eventId), 0, -1);
+    expect(raws.map((raw) => JSON.parse(raw).seq)).toEqual([3, 4, 5]);
+  });
+
+  it("delivers what was buffered before the watch, then live messages, in order", async () => {
+    const eventId = nextEvent();
+    await publisher.publish(eventId, stepOf(eventId, "early-1"));
+    await publisher.publish(eventId, stepOf(eventId, "early-2"));
+    const seen: StepEntry[] = [];
+    const stop = hub.watch(eventId, {}, (entry) => seen.push(entry));
+    await until(() => seen.length === 2, "the buffered messages");
+    await publisher.publish(eventId, { kind: "done", done: done(eventId) });
+    await until(() => seen.length === 3, "the live message");
+    expect(seen.map((entry) => entry.seq)).toEqual([1, 2, 3]);
+    expect(seen[2]?.message.kind).toBe("done");
+    stop();
+  });
+
+  it("resumes after a given sequence number", async () => {
+    const eventId = nextEvent();
+    for (let n = 1; n <= 4; n++) await publisher.publish(eventId, stepOf(eventId, `n${n}`));
+    const seen: number[] = [];
+    const stop = hub.watch(eventId, { afterSeq: 2 }, (entry) => seen.push(entry.seq));
+    await until(() => seen.length === 2, "messages after 2");
+    await publisher.publish(eventId, stepOf(eventId, "n5"));
+    await until(() => seen.length === 3, "the live message");
+    expect(seen).toEqual([3, 4, 5]);
+    stop();
+  });
+
+  it("delivers every message exactly once and in order while publishing races the watch", async () => {
+    const eventId = nextEvent();
+    const seen: number[] = [];
+    const publishing = (async () => {
+      for (let n = 1; n <= 300; n++) void publisher.publish(eventId, stepOf(eventId, `n${n}`));
+    })();
+    const stop = hub.watch(eventId, {}, (entry) => seen.push(entry.seq));
+    await publishing;
+    await until(() => seen.length >= 300, "300 messages");
+    expect(seen).toEqual(Array.from({ length: 300 }, (_, i) => i + 1));
+    stop();
+  });
+
+  it("keeps one Redis subscription for any number of watchers and forgets stopped ones", async () => {
+    const eventIds = Array.from({ length: 50 }, () => nextEvent());
+    const stops = eventIds.flatMap((eventId) => [
+      hub.watch(eventId, {}, () => {}),
+      hub.watch(eventId, {}, () => {}),
+    ]);
+    await hub.ready();
+    expect(hub.listenerCount()).toBe(100);
+    expect(hub.listenerCount(eventIds[0])).toBe(2);
+    const [, subscribers] = (await commands.pubsub("NUMSUB", keys.stepsChannel)) as [
+      string,
+      number,
+    ];
+    expect(subscribers).toBe(1);
+    for (const stop of stops) stop();
+    expect(hub.listenerCount()).toBe(0);
+  });
+
+  it("stops delivering once the watch is stopped", async () => {
+    const eventId = nextEvent();
+    const seen: number[] = [];
+    const stop = hub.watch(eventId, {}, (entry) => seen.push(entry.seq));
+    await hub.ready();
+    await publisher.publish(eventId, stepOf(eventId, "n1"));
+    await until(() => seen.length === 1, "the first message");
+    stop();
+    const other = nextEvent();
+    const sentinel: number[] = [];
+    const stopSentinel = hub.watch(other, {}, (entry) => sentinel.push(entry.seq));
+    await publisher.publish(eventId, stepOf(eventId, "n2"));
+    await publisher.publish(other, stepOf(other, "n1"));
+    // The sentinel's message was published after the stopped event's: once it arrived, the
+    // stopped watcher would have had its message too.
+    await until(() => sentinel.length === 1, "the sentinel");
+    expect(seen).toEqual([1]);
+    stopSentinel();
+  });
+
+  it("isolates a listener that throws from the others", async () => {
+    const errors: unknown[] = [];
+    const connection = new Redis(prefix.url);
+    const local = createStepHub({
+      subscriberRedis: connection,
+      commandRedis: commands,
+      keys,
+      onError: (error) => errors.push(error),
+    });
+    const eventId = nextEvent();
+    const seen: number[] = [];
+    local.watch(eventId, {}, () => {
+      throw new Error("boom");
+    });
+    const stop = local.watch(eventId, {}, (entry) => seen.push(entry.seq));
+    await local.ready();
+    await publisher.publish(eventId, stepOf(eventId, "n1"));
+    await until(() => seen.length === 1, "the healthy listener");
+    expect(errors).toHaveLength(1);
+    stop();
+    await local.close();
+    expect(local.listenerCount()).toBe(0);
+    connection.disconnect();
+  });
+
+  it("drops an idle subscription and subscribes again for the next watch", async () => {
+    const idleKeys = redisKeys(`${prefix.prefix}_idle`);
+    const connection = new Redis(prefix.url);
+    const local = createStepHub({
+      subscriberRedis: connection,
+      commandRedis: commands,
+      keys: idleKeys,
+      idleUnsubscribeMs: 20,
+    });
+    const subscribers = async () =>
+      ((await commands.pubsub("NUMSUB", idleKeys.stepsChannel)) as [string, number])[1];
+    const idlePublisher = createStepPublisher({ redis: commands, keys: idleKeys });
+    const first = nextEvent();
+    const stopFirst = local.watch(first, {}, () => {});
+    await local.ready();
+    expect(await subscribers()).toBe(1);
+    stopFirst();
+    let count = 1;
+    const deadline = Date.now() + 5000;
+    while (count !== 0 && Date.now() < deadline) count = await subscribers();
+    expect(count).toBe(0);
+
+    const second = nextEvent();
+    const seen: number[] = [];
+    const stop = local.watch(second, {}, (entry) => seen.push(entry.seq));
+    await local.ready();
+    await idlePublisher.publish(second, stepOf(second, "n1"));
+    await until(() => seen.length === 1, "a message after subscribing again");
+    expect(await subscribers()).toBe(1);
+    stop();
+    await local.close();
+    connection.disconnect();
+  });
+
+  it("fills in messages published while its subscriber was disconnected", async () => {
+    const connection = new Redis(prefix.url);
+    const local = createStepHub({ subscriberRedis: connection, commandRedis: commands, keys });
+    const eventId = nextEvent();
+    const seen: number[] = [];
+    const stop = local.watch(eventId, {}, (entry) => seen.push(entry.seq));
+    await local.ready();
+    await publisher.publish(eventId, stepOf(eventId, "n1"));
+    await until(() => seen.length === 1, "the first message");
+
+    const ended = once(connection, "end");
+    connection.disconnect(false);
+    await ended;
+    await publisher.publish(eventId, stepOf(eventId, "n2"));
+    await publisher.publish(eventId, stepOf(eventId, "n3"));
+    await connection.connect();
+    await until(() => seen.length === 3, "the messages missed while disconnected");
+    await publisher.publish(eventId, stepOf(eventId, "n4"));
+    await until(() => seen.length === 4, "a live message after the reconnect");
+    expect(seen).toEqual([1, 2, 3, 4]);
+    stop();
+    await local.close();
+    connection.disconnect();
+  });
+});
+
+function done(eventId: string) {
+  return {
+    eventId,
+    status: 200 as const,
+    body: { deliveryStatus: "delivered" as const, statusCode: 200, latencyMs: 5 },
+  };
+}
