@@ -17,6 +17,13 @@ export interface RunningWorker {
  */
 export async function startWorker(services: WorkerServices): Promise<RunningWorker> {
   await services.webhooks.start();
+  await services.pipeline.graphs.start();
+  // Without a listener BullMQ prints queue errors (Redis unreachable) raw on stderr.
+  for (const queue of services.queues.values()) {
+    if (queue.listenerCount("error") === 0) {
+      queue.on("error", (error) => services.logger.warn({ err: error }, "queue error"));
+    }
+  }
   const workers = startLaneWorkers(services);
   await Promise.all(workers.map((worker) => worker.waitUntilReady()));
   const sweeper = startSweeper({

@@ -8,8 +8,8 @@ import {
 } from "@hookflow/queue";
 import { DelayedError, type Job, UnrecoverableError, Worker } from "bullmq";
 import { processDelivery } from "../delivery/process-delivery.js";
-import { lockDurationMs } from "../delivery/timing.js";
 import type { WorkerServices } from "../services.js";
+import { laneTiming } from "./lane-timing.js";
 
 /** How many jobs of `lane` one worker process runs at once. */
 export function laneConcurrency(total: number, lane: Priority): number {
@@ -22,6 +22,7 @@ export function laneConcurrency(total: number, lane: Priority): number {
  */
 export function startLaneWorkers(services: WorkerServices): Worker<DeliverJobData>[] {
   const { config, bullConnection, keys, logger, workerMetrics } = services;
+  const timing = laneTiming(config);
   return PRIORITIES.map((lane) => {
     const name = deliveryQueueName(lane);
     const processor = async (job: Job<DeliverJobData>, token?: string): Promise<void> => {
@@ -67,7 +68,8 @@ export function startLaneWorkers(services: WorkerServices): Worker<DeliverJobDat
       connection: bullConnection,
       prefix: keys.bullPrefix,
       concurrency: laneConcurrency(config.workerConcurrency, lane),
-      lockDuration: lockDurationMs(config.deliveryTimeoutMs),
+      lockDuration: timing.lockDuration,
+      stalledInterval: timing.stalledInterval,
       maxStalledCount: 2,
     });
     worker.on("error", (error) => logger.warn({ err: error, lane: name }, "lane worker error"));

@@ -1,0 +1,191 @@
+import { randomBytes } from "node:crypto";
+import { fileURLToPath } from "node:url";
+import { type Database, type deliveryAttempts, type events, users, webhooks } from "@hookflow/db";
+import { newId } from "@hookflow/domain";
+import { createDeliveryQueues, type DeliveryQueues } from "@hookflow/queue";
+import { type ChildApp, startChildApp, waitUntil } from "@hookflow/testing";
+import { Redis } from "ioredis";
+
+/** The built CLI (the root `pnpm test` builds before jest runs). */
+export const CLI = fileURLToPath(new URL("../../../cli/dist/main.js", import.meta.url));
+
+export type Role = "api" | "ingress" | "worker" | "stream";
+export type EventRow = typeof events.$inferSelect;
+export type AttemptRow = typeof deliveryAttempts.$inferSelect;
+
+/** Fast timings for child apps: retries, sweeper and stalled checks scaled down 100x. */
+export const FAST_ENV = {
+  HOOKFLOW_DELAY_SCALE: "0.01",
+  DELIVERY_TIMEOUT_MS: "2000",
+  WORKER_CONCURRENCY: "8",
+  DATABASE_POOL_SIZE: "4",
+} as const;
+
+export function appEnv(options: {
+  databaseUrl: string;
+  redisUrl: string;
+  prefix: string;
+  env?: Record<string, string>;
+}): Record<string, string> {
+  return {
+    ...FAST_ENV,
+    DATABASE_URL: options.databaseUrl,
+    REDIS_URL: options.redisUrl,
+    HOOKFLOW_REDIS_PREFIX: options.prefix,
+    ...options.env,
+  };
+}
+
+/**
+ * Child apps of one suite; `killAll` in afterEach/afterAll leaves nothing running. With
+ * `HF_TEST_LOG` set, each app's output is written to stderr when it is killed.
+ */
+export function createApps() {
+  const apps: ChildApp[] = [];
+  const dump = (app: ChildApp) => {
+    if (process.env.HF_TEST_LOG) process.stderr.write(`--- ${app.name}\n${app.output()}\n`);
+  };
+  return {
+    start: async (role: Role, env: Record<string, string>, name: string = role) => {
+      const app = await startChildApp({ entry: CLI, args: ["start", "--role", role], env, name });
+      apps.push(app);
+      return app;
+    },
+    killAll: async () => {
+      await Promise.all(apps.splice(0).map((app) => app.kill().then(() => dump(app))));
+    },
+  };
+}
+
+export async function seedOwner(db: Database): Promise<string> {
+  const id = newId("user");
+  await db
+    .insert(users)
+    .values({ id, email: `${id.toLowerCase()}@example.test`, passwordHash: "x" });
+  return id;
+}
+
+export type SeededWebhook = { id: string; ingressToken: string; priority: number };
+
+export async function seedWebhook(
+  db: Database,
+  ownerId: string,
+  overrides: Partial<typeof webhooks.$inferInsert> & { targetUrl: string },
+): Promise<SeededWebhook> {
+  const [row] = await db
+    .insert(webhooks)
+    .values({
+      id: newId("webhook"),
+      ownerId,
+      name: "fault test",
+      ingressToken: randomBytes(24).toString("base64url"),
+      signingSecret: `whsec_${randomBytes(32).toString("base64")}`,
+      retryDelaySeconds: 10,
+      priority: 1,
+      ...overrides,
+    })
+    .returning();
+  if (!row) throw new Error("webhook insert failed");
+  return { id: row.id, ingressToken: row.ingressToken, priority: row.priority };
+}
+
+/** POSTs to the ingress; returns the status and, on 202, the event id. */
+export async function post(
+  ingress: { url: string },
+  token: string,
+  payload: unknown = { n: Math.random() },
+): Promise<{ status: number; eventId?: string; body: unknown }> {
+  const res = await fetch(`${ingress.url}/api/in/${token}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(payload),
+  });
+  const body = (await res.json().catch(() => null)) as { eventId?: string } | null;
+  return { status: res.status, body, ...(body?.eventId ? { eventId: body.eventId } : {}) };
+}
+
+/** POSTs and expects a 202; returns the event id. */
+export async function ingest(ingress: { url: string }, token: string, payload?: unknown) {
+  const result = await post(ingress, token, payload);
+  if (result.status !== 202 || !result.eventId) {
+    throw new Error(`ingress answered ${result.status}: ${JSON.stringify(result.body)}`);
+  }
+  return result.eventId;
+}
+
+export async function eventRows(db: Database, ids: string[]): Promise<EventRow[]> {
+  return db.query.events.findMany({ where: (e, { inArray }) => inArray(e.id, ids) });
+}
+
+export async function attemptRows(db: Database, eventId: string): Promise<AttemptRow[]> {
+  return db.query.deliveryAttempts.findMany({
+    where: (a, { eq }) => eq(a.eventId, eventId),
+    orderBy: (a, { asc }) => [asc(a.attempt), asc(a.attemptedAt)],
+  });
+}
+
+/** Polls until every event in `ids` satisfies `done`; the error names the stragglers. */
+export async function waitForEvents(
+  db: Database,
+  ids: string[],
+  done: (row: EventRow) => boolean,
+  timeoutMs = 30_000,
+): Promise<EventRow[]> {
+  let last: EventRow[] = [];
+  return waitUntil(
+    async () => {
+      last = await eventRows(db, ids);
+      return last.length === ids.length && last.every(done) ? last : undefined;
+    },
+    {
+      timeoutMs,
+      intervalMs: 50,
+      describe: () =>
+        JSON.stringify(
+          last
+            .filter((row) => !done(row))
+            .map(({ id, status, attemptCount, lastError, nextAttemptAt }) => ({
+              id,
+              status,
+              attemptCount,
+              lastError,
+              nextAttemptAt,
+            })),
+        ),
+    },
+  );
+}
+
+export const isDelivered = (row: EventRow) => row.status === "delivered";
+
+/** BullMQ handles on the delivery lanes of one prefix, to look at jobs from the test. */
+export function openQueues(redisUrl: string, prefix: string) {
+  const connection = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const queues: DeliveryQueues = createDeliveryQueues({ connection, prefix });
+  return {
+    queues,
+    lane: (priority: number) => {
+      const queue = queues.get(priority as 1 | 2 | 3 | 4 | 5);
+      if (!queue) throw new Error(`no lane ${priority}`);
+      return queue;
+    },
+    connection,
+    /** Jobs active in any lane. */
+    activeCount: async () => {
+      let total = 0;
+      for (const queue of queues.values()) total += await queue.getActiveCount();
+      return total;
+    },
+    close: async () => {
+      await Promise.all([...queues.values()].map((queue) => queue.close()));
+      connection.disconnect();
+    },
+  };
+}
+
+/** `delivery job` log lines of a worker for `eventId` (or all of them). */
+export function deliveryLogs(app: ChildApp, eventId?: string) {
+  return app
+    .logs()
+    .filter((line) => line.msg === "delivery job" && (!eventId || line.eventId === eventId));
+}
