@@ -34,7 +34,7 @@ export const DeliverJobData = z.object({
   body: z.string().optional(),
   /**
    * Set on a job that resumes a parked path (delay, rate-limiter queue, approval decision or
-   * timeout, merge): the `event_parks` row to continue from. Its job id is `park:<parkId>`, so a
+   * timeout, merge): the `event_parks` row to continue from. Its job id is `park-<parkId>`, so a
    * park is resumed by at most one live job.
    */
   parkId: z.string().optional(),

@@ -7,6 +7,7 @@ import {
   PRIORITIES,
   type Priority,
 } from "./delivery-jobs.js";
+import { addStandardJobs } from "./standard-job-batch.js";
 
 export type DeliveryQueues = ReadonlyMap<Priority, Queue<DeliverJobData>>;
 
@@ -46,9 +47,12 @@ export interface DeliveryToEnqueue {
   delayMs?: number;
 }
 
-/** Delivery jobs use the event id; resume jobs `park:<parkId>` (one live job per park). */
+/**
+ * Delivery jobs use the event id; resume jobs `park-<parkId>` (one live job per park). BullMQ
+ * refuses custom ids containing `:`.
+ */
 export function jobIdOf(data: DeliverJobData): string {
-  return data.parkId ? `park:${data.parkId}` : data.eventId;
+  return data.parkId ? `park-${data.parkId}` : data.eventId;
 }
 
 function laneOf(priority: number): Priority {
@@ -56,7 +60,8 @@ function laneOf(priority: number): Priority {
 }
 
 /**
- * Enqueues deliveries with one `addBulk` per lane. The job id is the event id: an event that
+ * Enqueues deliveries, per lane with one script call for the jobs without delay (see
+ * `addStandardJobs`) and one `addBulk` for the rest. The job id is the event id: an event that
  * already has a live job is not enqueued twice.
  */
 export async function enqueueDeliveries(
@@ -71,11 +76,21 @@ export async function enqueueDeliveries(
     byLane.set(lane, list);
   }
   await Promise.all(
-    [...byLane].map(([lane, list]) => {
+    [...byLane].map(async ([lane, list]) => {
       const queue = queues.get(lane);
       if (!queue) throw new Error(`no queue for lane ${lane}`);
-      return queue.addBulk(
-        list.map((item) => ({
+      const now = list.filter((item) => !item.delayMs);
+      let rest = list;
+      if (now.length > 0) {
+        const batched = await addStandardJobs(
+          queue,
+          now.map((item) => ({ data: item.data, jobId: jobIdOf(item.data) })),
+        );
+        if (batched) rest = list.filter((item) => item.delayMs);
+      }
+      if (rest.length === 0) return;
+      await queue.addBulk(
+        rest.map((item) => ({
           name: DELIVER_JOB,
           data: item.data,
           opts: { jobId: jobIdOf(item.data), ...(item.delayMs ? { delay: item.delayMs } : {}) },

@@ -1,5 +1,6 @@
 import { type DeliveryEvent, type DeliveryWebhook, findDeliveryEvent } from "@hookflow/db";
 import type { DeliverJobData } from "@hookflow/queue";
+import type { WebhookGraph } from "../pipeline/graph-cache.js";
 import type { WorkerServices } from "../services.js";
 
 /** Where the event's current delivery run stands. */
@@ -21,19 +22,22 @@ export type LoadedDelivery =
       event: DeliveryEvent;
       body: string;
       run: DeliveryRun;
+      /** The webhook's node graph (cached; read alongside the rest, used on fresh runs). */
+      graph: WebhookGraph;
     };
 
 /**
- * The webhook (from the cache) and the event (one primary-key read, without the body when the job
- * carries it), read in parallel.
+ * The webhook and its node graph (both cached) and the event (one primary-key read, without the
+ * body when the job carries it), read in parallel.
  */
 export async function loadDelivery(
   services: WorkerServices,
   data: DeliverJobData,
 ): Promise<LoadedDelivery> {
-  const [webhook, event] = await Promise.all([
+  const [webhook, event, graph] = await Promise.all([
     services.webhooks.get(data.webhookId),
     findDeliveryEvent(services.db, data.eventId, { withBody: data.body === undefined }),
+    services.pipeline.graphs.get(data.webhookId),
   ]);
   if (!webhook || !event) return { kind: "gone" };
   if (event.status !== "pending" && event.status !== "retrying") {
@@ -48,5 +52,5 @@ export async function loadDelivery(
         phase: event.deliveryPhase === "fallback" ? "fallback" : "primary",
         phaseAttempts: event.phaseAttemptCount,
       };
-  return { kind: "ready", webhook, event, body: data.body ?? event.body ?? "", run };
+  return { kind: "ready", webhook, event, body: data.body ?? event.body ?? "", run, graph };
 }

@@ -6,6 +6,7 @@ export type DeliveryOutcome = {
     | "fallback"
     | "failed"
     | "filtered"
+    | "parked"
     | "rate_limited"
     | "circuit_open"
     | "inactive"

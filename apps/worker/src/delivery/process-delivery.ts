@@ -1,24 +1,24 @@
 import { randomBytes } from "node:crypto";
 import { recordDeliveryAttempt, setWebhookCircuitState } from "@hookflow/db";
-import { type CircuitConfig, cooldownMs, matchesAll } from "@hookflow/domain";
+import { type CircuitConfig, cooldownMs } from "@hookflow/domain";
 import type { DeliverJobData } from "@hookflow/queue";
+import { processResume } from "../pipeline/process-resume.js";
 import type { WorkerServices } from "../services.js";
+import {
+  reportAttemptStarted,
+  reportCircuitOpen,
+  reportSettledWithoutAttempt,
+} from "../steps/delivery-steps.js";
 import { loadDelivery } from "./load-delivery.js";
 import type { DeliveryOutcome } from "./outcome.js";
 import { performAttempt } from "./perform-attempt.js";
+import { prepareBody } from "./prepare-body.js";
 import { settleAttempt } from "./settle-attempt.js";
 import { lockDurationMs } from "./timing.js";
 
-function parsePayload(body: string): unknown {
-  try {
-    return JSON.parse(body);
-  } catch {
-    return body;
-  }
-}
-
 /**
- * One delivery job: load, filter, respect the rate limit and the circuit breaker, attempt, record.
+ * One delivery job: load, run the node graph (or the payload filters), respect the rate limit and
+ * the circuit breaker, attempt, record. A resume job (`parkId`) continues a parked path instead.
  * Expected outcomes come back as values; only infrastructure failures (Postgres or Redis down)
  * throw, and BullMQ retries those.
  */
@@ -26,6 +26,13 @@ export async function processDelivery(
   services: WorkerServices,
   data: DeliverJobData,
 ): Promise<DeliveryOutcome> {
+  if (data.parkId !== undefined) {
+    return processResume(services, {
+      eventId: data.eventId,
+      webhookId: data.webhookId,
+      parkId: data.parkId,
+    });
+  }
   const loaded = await loadDelivery(services, data);
   switch (loaded.kind) {
     case "gone":
@@ -38,29 +45,24 @@ export async function processDelivery(
     case "ready":
       break;
   }
-  const { webhook, event, body, run } = loaded;
+  const { webhook, event, run } = loaded;
+  const prepared = await prepareBody(services, loaded);
+  if (prepared.kind === "done") return prepared.outcome;
+  const body = prepared.body;
+  // The graph's result when not stored yet: it rides along with this job's first record.
+  const pipeline = prepared.pending?.record;
   const db = services.db.db;
   const now = services.now();
-
-  if (run.fresh && webhook.payloadFilters.length > 0) {
-    if (!matchesAll(parsePayload(body), webhook.payloadFilters)) {
-      await recordDeliveryAttempt(services.db, {
-        eventId: event.id,
-        webhookId: webhook.id,
-        event: { status: "filtered", nextAttemptAt: null },
-        now,
-      });
-      return { kind: "done", outcome: "filtered" };
-    }
-  }
 
   if (run.phase === "primary" && webhook.targetUrl === "") {
     await recordDeliveryAttempt(services.db, {
       eventId: event.id,
       webhookId: webhook.id,
       event: { status: "delivered", nextAttemptAt: null, deliveredAt: now, lastError: null },
+      ...(pipeline ? { pipeline } : {}),
       now,
     });
+    reportSettledWithoutAttempt(services, { eventId: event.id, deliveryStatus: "delivered" });
     return { kind: "done", outcome: "delivered" };
   }
   const targetUrl = run.phase === "fallback" ? webhook.fallbackUrl : webhook.targetUrl;
@@ -70,8 +72,10 @@ export async function processDelivery(
       eventId: event.id,
       webhookId: webhook.id,
       event: { status: "failed", nextAttemptAt: null, lastError: error },
+      ...(pipeline ? { pipeline } : {}),
       now,
     });
+    reportSettledWithoutAttempt(services, { eventId: event.id, deliveryStatus: "failed" });
     return { kind: "unrecoverable", outcome: "failed", error };
   }
 
@@ -85,6 +89,8 @@ export async function processDelivery(
     // Deferred, never dropped, never counted as a failure; the event row is left as it is. The
     // jitter spreads a deferred backlog over the window instead of waking it all at once.
     const jitter = Math.floor(Math.random() * Math.min(waitMs, 1_000));
+    // The graph ran: store what it produced before waiting, so it never runs again in this run.
+    await prepared.pending?.persist();
     return { kind: "delay", untilMs: Date.now() + waitMs + jitter, outcome: "rate_limited" };
   }
 
@@ -115,12 +121,15 @@ export async function processDelivery(
           nextAttemptAt: new Date(untilMs),
           ...(run.fresh ? { deliveryPhase: "primary" as const, phaseAttemptCount: 0 } : {}),
         },
+        ...(pipeline ? { pipeline } : {}),
         now,
       });
+      reportCircuitOpen(services, { eventId: event.id, webhookId: webhook.id });
       return { kind: "delay", untilMs, outcome: "circuit_open" };
     }
   }
 
+  reportAttemptStarted(services, { eventId: event.id, webhookId: webhook.id, phase: run.phase });
   const performed = await performAttempt(services, { webhook, event, body, targetUrl });
   return settleAttempt(services, {
     webhook,
@@ -129,5 +138,6 @@ export async function processDelivery(
     targetUrl,
     performed,
     ...(breaker ? { breaker } : {}),
+    ...(pipeline ? { pipeline } : {}),
   });
 }

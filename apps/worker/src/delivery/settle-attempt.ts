@@ -1,6 +1,7 @@
 import {
   type DeliveryWebhook,
   type EventDeliveryUpdate,
+  type PipelineRecord,
   recordDeliveryAttempt,
   setWebhookCircuitState,
 } from "@hookflow/db";
@@ -12,6 +13,7 @@ import {
   nextAttemptDelayMs,
 } from "@hookflow/domain";
 import type { WorkerServices } from "../services.js";
+import { reportAttemptSettled } from "../steps/delivery-steps.js";
 import type { DeliveryRun } from "./load-delivery.js";
 import type { DeliveryOutcome } from "./outcome.js";
 import type { PerformedAttempt } from "./perform-attempt.js";
@@ -24,6 +26,8 @@ export interface SettleInput {
   performed: PerformedAttempt;
   /** Set when the attempt went to the primary through an enabled circuit breaker. */
   breaker?: CircuitConfig;
+  /** The node graph's result of this run, when not stored yet (recorded with the attempt). */
+  pipeline?: PipelineRecord;
 }
 
 /**
@@ -170,7 +174,18 @@ export async function settleAttempt(
     },
     event,
     ...(primaryOutcome ? { primaryOutcome } : {}),
+    ...(input.pipeline ? { pipeline: input.pipeline } : {}),
     now,
+  });
+  reportAttemptSettled(services, {
+    eventId,
+    webhookId: webhook.id,
+    phase: run.phase,
+    result,
+    success,
+    error: lastError,
+    outcome: next.outcome,
+    eventUpdated: recorded.eventUpdated,
   });
   if (recorded.health) {
     services.logger.debug({ webhookId: webhook.id, ...recorded.health }, "webhook health");

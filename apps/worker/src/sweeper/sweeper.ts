@@ -7,6 +7,7 @@ import {
   type Priority,
 } from "@hookflow/queue";
 import type { RedisLease } from "./redis-lease.js";
+import { sweepParks } from "./sweep-parks.js";
 
 export interface SweeperOptions {
   /** How often a sweep runs across all workers. */
@@ -30,7 +31,7 @@ function laneOf(priority: number): Priority {
 /**
  * Finds events Postgres holds as pending or retrying whose job is gone (Redis restarted empty, a
  * crash between commit and enqueue, an inactive webhook that became active) and enqueues them
- * again, oldest first. One sweeper runs at a time across all workers (a Redis lease); the scan
+ * again, oldest first; likewise parked paths whose resume job is gone (see `sweepParks`). One sweeper runs at a time across all workers (a Redis lease); the scan
  * resumes where the previous sweep stopped, so a backlog of events that do have jobs (deferred by
  * a rate limit, say) never hides the ones that do not.
  */
@@ -49,6 +50,18 @@ export function startSweeper(options: {
 
   const sweep = async (): Promise<number> => {
     const now = options.now();
+    const parks = await sweepParks({
+      db,
+      queues,
+      before: new Date(now.getTime() - settings.graceMs),
+      limit: settings.batchSize,
+    });
+    if (parks > 0)
+      logger.info({ requeued: parks }, "sweeper re-enqueued parked paths without a job");
+    return parks + (await sweepEvents(now));
+  };
+
+  const sweepEvents = async (now: Date): Promise<number> => {
     const overdue = await findOverdueEvents(db, {
       dueBefore: new Date(now.getTime() - settings.graceMs),
       limit: settings.batchSize,

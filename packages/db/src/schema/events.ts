@@ -41,6 +41,17 @@ export const events = pgTable(
      */
     deliveryPhase: text("delivery_phase").notNull().default("primary"),
     phaseAttemptCount: integer("phase_attempt_count").notNull().default(0),
+    /**
+     * The node graph's current run (null until a run with stateful nodes starts): keys merge
+     * arrivals and rate-limit members, so a replay never mixes with an earlier run.
+     */
+    pipelineRun: text("pipeline_run"),
+    /**
+     * What the graph produced in the current run (@hookflow/pipeline's EventPipelineState); null
+     * until the graph's first job is applied. Set = the graph already ran: retries and redelivered
+     * jobs never run it again. A replay resets it.
+     */
+    pipelineState: jsonb("pipeline_state").$type<Record<string, unknown>>(),
     /** When the next attempt is due; the sweeper re-enqueues overdue events that lost their job. */
     nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }),
     deliveredAt: timestamp("delivered_at", { withTimezone: true }),

@@ -87,6 +87,8 @@ export const eventParks = pgTable(
     nodeId: text("node_id").notNull(),
     /** delay | rateLimiter | approval | merge */
     kind: text("kind").notNull(),
+    /** The event's pipeline run the path belongs to (`events.pipeline_run`); older runs are stale. */
+    runId: text("run_id"),
     /** The path's payload at the node, as JSON text. */
     payload: text("payload").notNull(),
     /** Engine continuation data (branch ids, arrival order); opaque to everything else. */
@@ -95,6 +97,8 @@ export const eventParks = pgTable(
     resumeAt: timestamp("resume_at", { withTimezone: true }),
     decidedAt: timestamp("decided_at", { withTimezone: true }),
     decidedBy: text("decided_by"),
+    /** When the worker applied the path's continuation (set once: a retried job never applies twice). */
+    resolvedAt: timestamp("resolved_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -104,6 +108,9 @@ export const eventParks = pgTable(
       .on(t.nodeId, t.createdAt)
       .where(sql`${t.status} = 'waiting'`),
     index("event_parks_due_idx").on(t.resumeAt).where(sql`${t.status} = 'waiting'`),
+    index("event_parks_unresolved_idx")
+      .on(t.decidedAt)
+      .where(sql`${t.status} <> 'waiting' and ${t.resolvedAt} is null`),
   ],
 );
 

@@ -111,6 +111,12 @@ export function familyOfId(id: string): FamilyKey | undefined {
   return FAMILY_KEYS.find((key) => FAMILIES[key].idPrefix === prefix);
 }
 
+/** A node a config references besides its inputNodes, with the field that names it. */
+export interface OutputReference extends InputNode {
+  /** Dotted path of the field in the node's body: `routes.0.outputWebhookId`. */
+  field: string;
+}
+
 /**
  * Every node a config references besides its inputNodes: routers' output webhooks, rate
  * limiters' output webhooks and transforms. The API checks each exists and is visible.
@@ -118,19 +124,54 @@ export function familyOfId(id: string): FamilyKey | undefined {
 export function outputReferencesOf<F extends FamilyKey>(
   key: F,
   config: FamilyConfig<F>,
-): InputNode[] {
+): OutputReference[] {
   if (key === "router") {
-    return (config as FamilyConfig<"router">).routes.map((route) => ({
+    return (config as FamilyConfig<"router">).routes.map((route, i) => ({
       nodeType: "webhook" as const,
       nodeId: route.outputWebhookId,
+      field: `routes.${i}.outputWebhookId`,
     }));
   }
   if (key === "rateLimiter") {
     const limiter = config as FamilyConfig<"rateLimiter">;
     return [
-      ...limiter.outputWebhookIds.map((nodeId) => ({ nodeType: "webhook" as const, nodeId })),
-      ...limiter.outputTransformIds.map((nodeId) => ({ nodeType: "transform" as const, nodeId })),
+      ...limiter.outputWebhookIds.map((nodeId, i) => ({
+        nodeType: "webhook" as const,
+        nodeId,
+        field: `outputWebhookIds.${i}`,
+      })),
+      ...limiter.outputTransformIds.map((nodeId, i) => ({
+        nodeType: "transform" as const,
+        nodeId,
+        field: `outputTransformIds.${i}`,
+      })),
     ];
   }
   return [];
+}
+
+/**
+ * The config without any output reference to `nodeId` (the node is being deleted). The caller
+ * validates the result with the family schema: a family whose config cannot lose the reference
+ * makes the delete a conflict.
+ */
+export function withoutOutputReference<F extends FamilyKey>(
+  key: F,
+  config: FamilyConfig<F>,
+  nodeId: string,
+): FamilyConfig<F> {
+  if (key === "router") {
+    const router = config as FamilyConfig<"router">;
+    const routes = router.routes.filter((route) => route.outputWebhookId !== nodeId);
+    return { ...router, routes } as FamilyConfig<F>;
+  }
+  if (key === "rateLimiter") {
+    const limiter = config as FamilyConfig<"rateLimiter">;
+    return {
+      ...limiter,
+      outputWebhookIds: limiter.outputWebhookIds.filter((id) => id !== nodeId),
+      outputTransformIds: limiter.outputTransformIds.filter((id) => id !== nodeId),
+    } as FamilyConfig<F>;
+  }
+  return config;
 }

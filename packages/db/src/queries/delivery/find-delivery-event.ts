@@ -11,6 +11,12 @@ export interface DeliveryEvent {
   phaseAttemptCount: number;
   /** The bytes to deliver (`delivery_body`, else the raw ingress body); absent when not asked. */
   body?: string;
+  eventType: string | null;
+  /** The body the node graph produced (read even when the job carries the raw body). */
+  deliveryBody: string | null;
+  /** The node graph's run and what it produced so far (null: the graph has not run). */
+  pipelineRun: string | null;
+  pipelineState: Record<string, unknown> | null;
 }
 
 interface Row {
@@ -22,6 +28,10 @@ interface Row {
   delivery_phase: string;
   phase_attempt_count: number;
   body?: string;
+  event_type: string | null;
+  delivery_body: string | null;
+  pipeline_run: string | null;
+  pipeline_state: Record<string, unknown> | null;
 }
 
 /**
@@ -37,11 +47,12 @@ export async function findDeliveryEvent(
   const rows = options.withBody
     ? await handle.sql<Row[]>`
         select id, webhook_id, status, priority, attempt_count, delivery_phase,
-          phase_attempt_count, coalesce(delivery_body, body) as body
+          phase_attempt_count, coalesce(delivery_body, body) as body, event_type, delivery_body,
+          pipeline_run, pipeline_state
         from events where id = ${id}`
     : await handle.sql<Row[]>`
         select id, webhook_id, status, priority, attempt_count, delivery_phase,
-          phase_attempt_count
+          phase_attempt_count, event_type, delivery_body, pipeline_run, pipeline_state
         from events where id = ${id}`;
   const row = rows[0];
   if (!row) return undefined;
@@ -53,6 +64,10 @@ export async function findDeliveryEvent(
     attemptCount: row.attempt_count,
     deliveryPhase: row.delivery_phase,
     phaseAttemptCount: row.phase_attempt_count,
+    eventType: row.event_type,
+    deliveryBody: row.delivery_body,
+    pipelineRun: row.pipeline_run,
+    pipelineState: row.pipeline_state,
   };
   if (row.body !== undefined) event.body = row.body;
   return event;

@@ -1,4 +1,5 @@
 import type { DbHandle } from "../../client.js";
+import { type EventStepRow, stepsJson } from "../graph/write-pipeline-apply.js";
 
 export interface DeliveryAttemptRow {
   id: string;
@@ -41,7 +42,20 @@ export interface RecordDeliveryAttemptInput {
   event: EventDeliveryUpdate;
   /** Set on a final outcome of the primary target: counts toward webhook health. */
   primaryOutcome?: { success: boolean };
+  /**
+   * What this run's node graph produced, when it was not stored yet: written in the same
+   * statement (the graph's state and delivery body on the event, its steps), so a graph that
+   * only shapes the delivered body costs no statement of its own.
+   */
+  pipeline?: PipelineRecord;
   now: Date;
+}
+
+export interface PipelineRecord {
+  state: Record<string, unknown>;
+  /** The bytes the graph produced; null when no node changed the raw body. */
+  deliveryBody: string | null;
+  steps: EventStepRow[];
 }
 
 export interface RecordDeliveryAttemptResult {
@@ -75,7 +89,7 @@ export async function recordDeliveryAttempt(
   handle: DbHandle,
   input: RecordDeliveryAttemptInput,
 ): Promise<RecordDeliveryAttemptResult> {
-  const { attempt, event, primaryOutcome } = input;
+  const { attempt, event, primaryOutcome, pipeline } = input;
   const has = (value: unknown) => value !== undefined;
   const rows = await handle.sql<ResultRow[]>`
     with ins as (
@@ -106,9 +120,23 @@ export async function recordDeliveryAttempt(
         delivery_phase = case when ${has(event.deliveryPhase)}::boolean
           then ${event.deliveryPhase ?? "primary"}::text else delivery_phase end,
         phase_attempt_count = case when ${has(event.phaseAttemptCount)}::boolean
-          then ${event.phaseAttemptCount ?? 0}::int else phase_attempt_count end
+          then ${event.phaseAttemptCount ?? 0}::int else phase_attempt_count end,
+        pipeline_state = case when ${pipeline !== undefined}::boolean
+          then coalesce(pipeline_state, ${pipeline ? JSON.stringify(pipeline.state) : null}::jsonb)
+          else pipeline_state end,
+        delivery_body = case when ${pipeline?.deliveryBody != null}::boolean
+          then ${pipeline?.deliveryBody ?? null}::text else delivery_body end
       where id = ${input.eventId}::text and status in ('pending', 'retrying')
       returning id
+    ), steps as (
+      insert into event_steps (event_id, node_type, node_id, node_name, status, status_code,
+        duration_ms, last_payload, error, at)
+      select upd.id, s.node_type, s.node_id, s.node_name, s.status, s.status_code, s.duration_ms,
+        s.last_payload, s.error, s.at
+      from upd, jsonb_to_recordset(${stepsJson(pipeline?.steps ?? [])}::jsonb)
+        as s(node_type text, node_id text, node_name text, status text, status_code int,
+          duration_ms int, last_payload jsonb, error text, at timestamptz, ord int)
+      order by s.ord
     ), health as (
       update webhooks set
         consecutive_failures = case when ${primaryOutcome?.success ?? false}::boolean

@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../../client.js";
-import { events } from "../../schema/index.js";
+import { eventParks, events } from "../../schema/index.js";
 import { FINAL_EVENT_STATUSES, OPEN_EVENT_STATUSES } from "./event-rows.js";
 
 /** What a producer needs to enqueue the delivery of a reopened event. */
@@ -33,6 +33,9 @@ function reopen(now: Date) {
     status: "pending",
     // Replays start from the original payload, not what a previous run's pipeline produced.
     deliveryBody: null,
+    // A new run of the node graph (the previous run's merges and rate-limit arrivals stay behind).
+    pipelineRun: null,
+    pipelineState: null,
     nextAttemptAt: now,
     deliveredAt: null,
     parkedAt: null,
@@ -81,17 +84,33 @@ export async function replayFailedEventsOfWebhook(
 
 /**
  * Cancels an event that is still pending or retrying (checked in the WHERE clause, so a worker
- * finishing it at the same moment wins or loses cleanly). Undefined when it was not open.
+ * finishing it at the same moment wins or loses cleanly), and the parks its paths wait at, in the
+ * same transaction. Undefined when it was not open.
  */
 export async function cancelEvent(
   db: Database,
   id: string,
   now: Date,
 ): Promise<{ id: string; priority: number } | undefined> {
-  const [row] = await db
-    .update(events)
-    .set({ status: "cancelled", nextAttemptAt: null, updatedAt: now })
-    .where(and(eq(events.id, id), inArray(events.status, [...OPEN_EVENT_STATUSES])))
-    .returning({ id: events.id, priority: events.priority });
-  return row;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(events)
+      .set({
+        status: "cancelled",
+        nextAttemptAt: null,
+        awaitingApproval: false,
+        awaitingMerge: false,
+        delayed: false,
+        updatedAt: now,
+      })
+      .where(and(eq(events.id, id), inArray(events.status, [...OPEN_EVENT_STATUSES])))
+      .returning({ id: events.id, priority: events.priority });
+    if (row) {
+      await tx
+        .update(eventParks)
+        .set({ status: "cancelled", decidedAt: now, resolvedAt: now, updatedAt: now })
+        .where(and(eq(eventParks.eventId, id), eq(eventParks.status, "waiting")));
+    }
+    return row;
+  });
 }

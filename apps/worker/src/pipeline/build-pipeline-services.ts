@@ -1,0 +1,60 @@
+import type { HookflowConfig } from "@hookflow/config";
+import type { DbHandle } from "@hookflow/db";
+import { createMailer } from "@hookflow/mail";
+import type { Logger } from "@hookflow/observability";
+import { createTransformRunnerPort } from "@hookflow/pipeline";
+import type { RedisKeys } from "@hookflow/queue";
+import { createTransformRunner } from "@hookflow/transforms";
+import { Redis } from "ioredis";
+import type { StepReporter } from "../steps/step-reporter.js";
+import { createApprovalNotifier } from "./approval-notifier.js";
+import { createPipelineServices, type PipelineServices } from "./pipeline-services.js";
+
+/**
+ * The node graph's long-lived parts for a worker process: the sandboxed transform runner, the
+ * mail sender of approval gates, the graph cache (its own subscriber connection) and the Redis
+ * ports of merges and rate limiters.
+ */
+export function buildPipelineServices(options: {
+  config: HookflowConfig;
+  db: DbHandle;
+  redis: Redis;
+  keys: RedisKeys;
+  logger: Logger;
+  steps: StepReporter;
+  now: () => Date;
+}): PipelineServices {
+  const { config, logger } = options;
+  const subscriber = new Redis(config.redisUrl, { maxRetriesPerRequest: null, lazyConnect: true });
+  subscriber.on("error", (error) => logger.warn({ err: error }, "redis (graph subscriber) error"));
+  const runner = createTransformRunner();
+  const mailer = createMailer({
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    db: options.db.db,
+    logger,
+    now: options.now,
+  });
+  return createPipelineServices({
+    db: options.db,
+    redis: options.redis,
+    subscriber,
+    keys: options.keys,
+    logger,
+    steps: options.steps,
+    transform: createTransformRunnerPort(runner),
+    approvals: createApprovalNotifier({
+      db: options.db,
+      mailer,
+      secret: config.secret,
+      publicBaseUrl: config.publicBaseUrl,
+      logger,
+    }),
+    delayScale: config.delayScale,
+    now: options.now,
+    closeTransform: async () => {
+      mailer.close();
+      await runner.close();
+    },
+  });
+}

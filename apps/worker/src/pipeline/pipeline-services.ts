@@ -1,0 +1,79 @@
+import type { DbHandle } from "@hookflow/db";
+import type { Logger } from "@hookflow/observability";
+import {
+  type EnginePorts,
+  MERGE_TIMEOUT_SECONDS,
+  type MergePort,
+  type RateLimitPort,
+  type TransformPort,
+} from "@hookflow/pipeline";
+import type { RedisKeys } from "@hookflow/queue";
+import type { Redis } from "ioredis";
+import type { StepReporter } from "../steps/step-reporter.js";
+import type { ApprovalNotifier } from "./approval-notifier.js";
+import { createGraphCache, type GraphCache } from "./graph-cache.js";
+import { createRedisMergeStore } from "./ports/redis-merge-store.js";
+import { createRedisNodeRateLimit } from "./ports/redis-node-rate-limit.js";
+
+/** What the worker needs to run node graphs: the graph cache and the engine's shared ports. */
+export interface PipelineServices {
+  graphs: GraphCache;
+  transform: TransformPort;
+  rateLimit: RateLimitPort;
+  merge: MergePort;
+  approvals: ApprovalNotifier;
+  delayScale: number;
+  /** The engine's ports for one event's job: steps go live to its stream as they happen. */
+  portsFor: (eventId: string) => EnginePorts;
+  close: () => Promise<void>;
+}
+
+/** How long merge arrivals stay in Redis: the merge timeout plus an hour, scaled. */
+function mergeTtlMs(delayScale: number): number {
+  return Math.max(60_000, Math.round((MERGE_TIMEOUT_SECONDS + 3600) * 1000 * delayScale));
+}
+
+export function createPipelineServices(options: {
+  db: DbHandle;
+  redis: Redis;
+  subscriber: Redis;
+  keys: RedisKeys;
+  logger: Logger;
+  steps: StepReporter;
+  transform: TransformPort;
+  approvals: ApprovalNotifier;
+  delayScale: number;
+  now: () => Date;
+  closeTransform?: () => Promise<void>;
+}): PipelineServices {
+  const { redis, keys, steps, delayScale } = options;
+  const graphs = createGraphCache({
+    db: options.db,
+    subscriber: options.subscriber,
+    graphChannel: keys.graphChangedChannel,
+    webhookChannel: keys.webhookChangedChannel,
+    logger: options.logger,
+  });
+  const rateLimit = createRedisNodeRateLimit({ redis, keys });
+  const merge = createRedisMergeStore({ redis, keys, ttlMs: mergeTtlMs(delayScale) });
+  return {
+    graphs,
+    transform: options.transform,
+    rateLimit,
+    merge,
+    approvals: options.approvals,
+    delayScale,
+    portsFor: (eventId) => ({
+      transform: options.transform,
+      rateLimit,
+      merge,
+      now: () => options.now().getTime(),
+      delayScale,
+      onStep: ({ at: _at, ...step }) => steps.step(eventId, step),
+    }),
+    close: async () => {
+      await graphs.close();
+      await options.closeTransform?.();
+    },
+  };
+}

@@ -1,0 +1,148 @@
+import {
+  claimPipelineRun,
+  type DeliveryEvent,
+  type DeliveryWebhook,
+  type PipelineRecord,
+  writePipelineApply,
+} from "@hookflow/db";
+import { newPrefixedId } from "@hookflow/domain";
+import { planApply, type RunResult, runPipeline } from "@hookflow/pipeline";
+import type { WorkerServices } from "../services.js";
+import { afterApply } from "./after-apply.js";
+import { buildApplyWrite } from "./build-apply-write.js";
+import type { WebhookGraph } from "./graph-cache.js";
+
+/**
+ * A run whose only outcome is the event's own delivery, not stored yet: the delivery's own
+ * statement records it (one statement fewer per event), or `persist` stores it alone when the
+ * delivery is deferred before any attempt.
+ */
+export interface PendingPipeline {
+  record: PipelineRecord;
+  persist: () => Promise<void>;
+}
+
+export type FreshPipelineResult =
+  /** Deliver these bytes as the event itself. */
+  | { kind: "deliver"; body: string; pending?: PendingPipeline }
+  /** The event waits at a node, settled without delivery, or someone else applied the run. */
+  | { kind: "done"; outcome: "parked" | "filtered" | "failed" | "delivered" | "settled" };
+
+/** The payload a body holds: its JSON value, or the text itself if it is not JSON. */
+export function parsePayload(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return body;
+  }
+}
+
+function brokenGraph(webhookId: string, error: string): RunResult {
+  return {
+    outcomes: [
+      {
+        kind: "failed",
+        pathId: "root",
+        nodeId: webhookId,
+        nodeType: "webhook",
+        error,
+        failure: "graph",
+      },
+    ],
+    steps: [],
+    mergesSettled: [],
+  };
+}
+
+/**
+ * Runs a fresh delivery run (first delivery or replay) through the webhook's node graph, once per
+ * run: the apply is guarded on `pipeline_state is null`, so a redelivered job or a retry after a
+ * deferral applies nothing twice. Graphs with stateful nodes claim a run id first, so a job that
+ * runs them again reuses the same merge arrivals and rate-limit members.
+ */
+export async function runFreshPipeline(
+  services: WorkerServices,
+  input: { webhook: DeliveryWebhook; event: DeliveryEvent; rawBody: string; graph: WebhookGraph },
+): Promise<FreshPipelineResult> {
+  const { webhook, event, rawBody, graph } = input;
+  const pipeline = services.pipeline;
+  let runId = event.pipelineRun;
+  if (graph.stateful && runId === null) {
+    const claimed = await claimPipelineRun(services.db, event.id, newPrefixedId("run"));
+    if (claimed === undefined) return { kind: "done", outcome: "settled" };
+    runId = claimed;
+  }
+  const result = graph.broken
+    ? brokenGraph(webhook.id, graph.broken)
+    : await runPipeline(
+        {
+          eventId: event.id,
+          webhookId: webhook.id,
+          eventType: event.eventType,
+          runId: runId ?? event.id,
+          graph: graph.graph,
+          order: graph.order,
+          start: {
+            kind: "webhook",
+            payload: parsePayload(rawBody),
+            payloadFilters: webhook.payloadFilters,
+          },
+        },
+        pipeline.portsFor(event.id),
+      );
+  const now = services.now();
+  const plan = planApply({
+    state: null,
+    outcomes: result.outcomes,
+    mergesSettled: result.mergesSettled,
+    waitingParks: [],
+  });
+  const built = buildApplyWrite(plan, result.steps, {
+    eventId: event.id,
+    webhookId: webhook.id,
+    eventType: event.eventType,
+    runId,
+    rawBody,
+    now,
+  });
+  const write = { ...built.write, eventId: event.id, now, freshOnly: true };
+  const onlyDelivers =
+    plan.event.kind === "deliver" &&
+    built.parks.length === 0 &&
+    built.write.newEvents.length === 0 &&
+    plan.resolveMerges.length === 0;
+  if (onlyDelivers && plan.event.kind === "deliver") {
+    return {
+      kind: "deliver",
+      body: plan.event.body ?? rawBody,
+      pending: {
+        record: { state: plan.state, deliveryBody: plan.event.body, steps: built.write.steps },
+        persist: async () => {
+          await writePipelineApply(services.db.sql, write);
+        },
+      },
+    };
+  }
+  const applied = await writePipelineApply(services.db.sql, write);
+  if (!applied.applied) return { kind: "done", outcome: "settled" };
+  await afterApply(services, {
+    eventId: event.id,
+    webhookId: webhook.id,
+    priority: event.priority,
+    plan,
+    parks: built.parks,
+    result: applied,
+    nodes: graph.graph.nodes,
+    now,
+  });
+  switch (plan.event.kind) {
+    case "deliver":
+      return { kind: "deliver", body: plan.event.body ?? rawBody };
+    case "parked":
+      return { kind: "done", outcome: "parked" };
+    case "settle":
+      return { kind: "done", outcome: plan.event.status };
+    case "unchanged":
+      return { kind: "done", outcome: "settled" };
+  }
+}

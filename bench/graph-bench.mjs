@@ -1,0 +1,290 @@
+// Graph benchmark: what a transform-heavy node graph costs delivery throughput. Two webhooks share
+// one ingress process, one worker process and one receiver: `plain` (no nodes) and `graph`
+// (filter -> jq transform -> JavaScript transform -> schema validator). Rounds alternate between
+// them, so background load hits both alike, in two measurements:
+//   - drain: a backlog of BENCH_GRAPH_EVENTS stored events per round gets its jobs at once and the
+//     worker drains it (worker throughput alone);
+//   - end to end: a closed loop of POSTs through the ingress for the phase, then until every
+//     accepted event is delivered (ingress, queue, graph, signed delivery).
+// Prints events/s of both paths and the ratio; the target is graph >= 70 % of plain (the graph
+// costs under 30 %). Every round checks its counts balance, or the run is void.
+//
+//   pnpm build && node bench/graph-bench.mjs
+//   BENCH_QUICK=1 node bench/graph-bench.mjs      # shorter phases
+import { randomBytes } from "node:crypto";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { cpus, totalmem } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { balance, counts, waitSettled } from "./lib/accounting.mjs";
+import { inChild } from "./lib/drivers.mjs";
+import { startProcess, stopProcess } from "./lib/processes.mjs";
+import { startReceiver } from "./lib/receiver-control.mjs";
+import {
+  benchDatabaseUrl,
+  dropBenchDatabase,
+  dropBenchRedisKeys,
+  migrate,
+  newRunId,
+  seedWebhooks,
+} from "./lib/seed.mjs";
+import { fmt } from "./lib/stats.mjs";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const CLI = join(ROOT, "apps/cli/dist/main.js");
+const QUICK = process.env.BENCH_QUICK === "1";
+const PHASE_MS = QUICK ? 3000 : 6000;
+const DRAIN_EVENTS = Number(process.env.BENCH_GRAPH_EVENTS ?? (QUICK ? 2000 : 5000));
+const ROUNDS = QUICK ? 2 : 3;
+const CONNECTIONS = 64;
+const run = newRunId();
+const BASE_DB = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const dbUrl = benchDatabaseUrl(BASE_DB, run);
+const PORTS = { ingress: 18203, worker: 18204, receiver: 18205 };
+const env = {
+  NODE_ENV: "production",
+  DATABASE_URL: dbUrl,
+  REDIS_URL: process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379",
+  HOOKFLOW_REDIS_PREFIX: `bench_graph_${run}`,
+  HOOKFLOW_SECRET: randomBytes(32).toString("hex"),
+  HOOKFLOW_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+  ALLOW_PRIVATE_TARGETS: "true",
+  LOG_LEVEL: "warn",
+};
+const log = (...a) => process.stderr.write(`${a.join(" ")}\n`);
+
+/** About 1 KB of JSON: an order with a dozen lines. */
+const body = JSON.stringify({
+  type: "order.created",
+  data: {
+    id: "ord_123",
+    customer: { id: "cus_9", email: "ada@example.com" },
+    items: Array.from({ length: 12 }, (_, i) => ({ sku: `SKU-${i}`, qty: i + 1, price: 19.99 })),
+  },
+  note: "x".repeat(300),
+});
+
+const JQ =
+  "{type, orderId: .data.id, email: .data.customer.email, lines: [.data.items[] | {sku, qty, total: (.qty * .price)}]}";
+const JS = `export default function transform(payload) {
+  const total = payload.lines.reduce((sum, line) => sum + line.total, 0);
+  return { ...payload, lineCount: payload.lines.length, total: Math.round(total * 100) / 100 };
+}`;
+const SCHEMA = {
+  strictMode: true,
+  fields: [
+    { path: "type", type: "string", required: true, constraints: { enum: ["order.created"] } },
+    { path: "orderId", type: "string", required: true, constraints: { pattern: "^ord_" } },
+    { path: "email", type: "string", required: true, constraints: { format: "email" } },
+    { path: "lines", type: "array", required: true, constraints: { minLength: 1 } },
+    { path: "lineCount", type: "integer", required: true, constraints: { min: 1 } },
+    { path: "total", type: "number", required: true, constraints: { min: 0 } },
+  ],
+};
+
+/** Stores filter -> jq -> JavaScript -> validator on `webhookId`, as the API would. */
+async function seedGraph(sql, userId, webhookId) {
+  const node = async (id, family, name, config, inputs) => {
+    await sql`insert into pipeline_nodes ${sql({ id, family, owner_id: userId, name, config: sql.json(config), input_nodes: sql.json(inputs) })}`;
+    return { id };
+  };
+  const filter = await node(
+    `fltn_${run}`,
+    "filter",
+    "orders only",
+    { filterMode: "and", filters: [{ field: "type", operator: "eq", value: "order.created" }] },
+    [{ nodeType: "webhook", nodeId: webhookId }],
+  );
+  const jq = await node(
+    `trn_jq${run}`,
+    "transform",
+    "reshape (jq)",
+    { transformMode: "jq", template: JQ },
+    [{ nodeType: "filter", nodeId: filter.id }],
+  );
+  const js = await node(
+    `trn_js${run}`,
+    "transform",
+    "totals (js)",
+    { transformMode: "javascript", template: JS },
+    [{ nodeType: "transform", nodeId: jq.id }],
+  );
+  await node(`sv_${run}`, "schemaValidator", "order contract", SCHEMA, [
+    { nodeType: "transform", nodeId: js.id },
+  ]);
+}
+
+/** Stores a backlog of pending events for `webhookId`, as the ingress would, without jobs yet. */
+async function storeBacklog(sql, webhookId, round) {
+  const ids = Array.from(
+    { length: DRAIN_EVENTS },
+    (_, i) => `evt_gb${run}${webhookId.slice(3, 6)}r${round}n${i}`,
+  );
+  const now = new Date();
+  for (let i = 0; i < ids.length; i += 1000) {
+    const slice = ids.slice(i, i + 1000);
+    await sql`insert into events ${sql(slice.map((id) => ({ id, webhook_id: webhookId, status: "pending", body, priority: 3, next_attempt_at: now, created_at: now, updated_at: now })))}`;
+  }
+  return ids;
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+async function main() {
+  const { createDeliveryQueues, closeDeliveryQueues, enqueueDeliveries, redisKeys } = await import(
+    join(ROOT, "packages/queue/dist/index.js")
+  );
+  const { createRequire } = await import("node:module");
+  const { Redis } = createRequire(join(ROOT, "packages/queue/package.json"))("ioredis");
+  const receiver = startReceiver(join(ROOT, "bench/lib/receiver.mjs"), PORTS.receiver);
+  await receiver.ready;
+  await migrate(CLI, { ...env });
+  const receiverUrl = `http://127.0.0.1:${PORTS.receiver}/hook`;
+  const seeded = await seedWebhooks({ dbUrl, run, receiverUrl, signedBody: body });
+  // The seed's `bad` webhook carries the graph here (this bench has no bad-receiver phase).
+  const { sql, plain, bad: graph } = seeded;
+  const [{ owner_id: userId }] = await sql`select owner_id from webhooks where id = ${graph.id}`;
+  await seedGraph(sql, userId, graph.id);
+  const bull = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null });
+  const queues = createDeliveryQueues({
+    connection: bull,
+    prefix: redisKeys(env.HOOKFLOW_REDIS_PREFIX).bullPrefix,
+  });
+  const procs = [];
+  const rounds = [];
+  const balances = [];
+  const results = {
+    date: new Date().toISOString(),
+    machine: {
+      cpus: cpus().length,
+      model: cpus()[0]?.model,
+      memGb: Math.round(totalmem() / 2 ** 30),
+      node: process.version,
+    },
+    bodyBytes: Buffer.byteLength(body),
+    graph: "filter -> jq transform -> JavaScript transform -> schema validator",
+  };
+  try {
+    const ingress = await startProcess({
+      name: "ingress",
+      args: [CLI, "start", "--role", "ingress"],
+      env: { ...env, PORT: String(PORTS.ingress) },
+      healthUrl: `http://127.0.0.1:${PORTS.ingress}/api/health`,
+      cwd: ROOT,
+    });
+    procs.push(ingress);
+    const startWorker = () =>
+      startProcess({
+        name: "worker",
+        args: [CLI, "start", "--role", "worker"],
+        env: { ...env, PORT: String(PORTS.worker) },
+        healthUrl: `http://127.0.0.1:${PORTS.worker}/api/health`,
+        cwd: ROOT,
+      });
+
+    // Warm-up: the sandboxes and jq threads start on first use; neither path is measured here.
+    const worker = await startWorker();
+    procs.push(worker);
+    for (const webhook of [plain, graph]) {
+      const pre = await counts(sql, webhook.id);
+      const r = await inChild("closed", {
+        url: `http://127.0.0.1:${PORTS.ingress}`,
+        path: `/api/in/${webhook.token}`,
+        body,
+        connections: 16,
+        durationMs: 1500,
+      });
+      await waitSettled(sql, webhook.id, pre.total + r.ok, 120_000);
+    }
+
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [name, webhook] of [
+        ["plain", plain],
+        ["graph", graph],
+      ]) {
+        // Drain: a stored backlog gets its jobs all at once; the running worker drains it.
+        const pre = await counts(sql, webhook.id);
+        const ids = await storeBacklog(sql, webhook.id, round);
+        const started = performance.now();
+        await enqueueDeliveries(
+          queues,
+          ids.map((eventId) => ({ priority: 3, data: { eventId, webhookId: webhook.id, body } })),
+        );
+        const settled = await waitSettled(sql, webhook.id, pre.total + ids.length, 600_000);
+        const drainSeconds = (performance.now() - started) / 1000;
+        balances.push(balance(`${name} drain ${round}`, pre.total + ids.length, settled));
+
+        // End to end: POSTs through the ingress while the worker delivers.
+        const before = await counts(sql, webhook.id);
+        const loopStarted = performance.now();
+        const r = await inChild("closed", {
+          url: `http://127.0.0.1:${PORTS.ingress}`,
+          path: `/api/in/${webhook.token}`,
+          body,
+          connections: CONNECTIONS,
+          durationMs: PHASE_MS,
+        });
+        const after = await waitSettled(sql, webhook.id, before.total + r.ok, 600_000);
+        const e2eSeconds = (performance.now() - loopStarted) / 1000;
+        balances.push(
+          balance(`${name} e2e ${round}`, before.total + r.ok, after, r.unansweredAtMost ?? 0),
+        );
+        const row = {
+          name,
+          round,
+          drainEventsPerSecond: (settled.delivered - pre.delivered) / drainSeconds,
+          e2eDeliveredPerSecond: (after.delivered - before.delivered) / e2eSeconds,
+          ingressRps: r.rps,
+          failed: after.failed,
+        };
+        rounds.push(row);
+        log(
+          `${name} round ${round}: drain ${fmt(row.drainEventsPerSecond, 0)} events/s, end to end ${fmt(row.e2eDeliveredPerSecond, 0)} delivered/s (ingress ${fmt(r.rps, 0)} req/s)`,
+        );
+        await receiver.drain();
+      }
+    }
+  } finally {
+    for (const p of procs.reverse()) await stopProcess(p);
+    receiver.child.kill();
+    await closeDeliveryQueues(queues);
+    bull.disconnect();
+    await sql.end();
+    await dropBenchDatabase(BASE_DB, run);
+    await dropBenchRedisKeys(env.REDIS_URL, env.HOOKFLOW_REDIS_PREFIX);
+  }
+
+  const of = (name, field) => median(rounds.filter((r) => r.name === name).map((r) => r[field]));
+  const summary = {
+    drain: {
+      plain: of("plain", "drainEventsPerSecond"),
+      graph: of("graph", "drainEventsPerSecond"),
+    },
+    e2e: {
+      plain: of("plain", "e2eDeliveredPerSecond"),
+      graph: of("graph", "e2eDeliveredPerSecond"),
+    },
+  };
+  summary.drain.ratio = summary.drain.graph / summary.drain.plain;
+  summary.e2e.ratio = summary.e2e.graph / summary.e2e.plain;
+  Object.assign(results, { rounds, summary, balances, void: balances.some((b) => !b.balanced) });
+  log(
+    `drain (worker alone), median: plain ${fmt(summary.drain.plain, 0)} events/s, graph ${fmt(summary.drain.graph, 0)} events/s, ratio ${fmt(100 * summary.drain.ratio, 1)}% (graph costs ${fmt(100 * (1 - summary.drain.ratio), 1)}%)`,
+  );
+  log(
+    `end to end, median: plain ${fmt(summary.e2e.plain, 0)} delivered/s, graph ${fmt(summary.e2e.graph, 0)} delivered/s, ratio ${fmt(100 * summary.e2e.ratio, 1)}% (graph costs ${fmt(100 * (1 - summary.e2e.ratio), 1)}%)`,
+  );
+  mkdirSync(join(ROOT, "bench/results"), { recursive: true });
+  const file = join(ROOT, `bench/results/graph-${results.date.replace(/[:.]/g, "-")}.json`);
+  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  if (results.void) {
+    log("VOID: counts did not balance:", JSON.stringify(balances.filter((b) => !b.balanced)));
+    process.exit(1);
+  }
+  log(`results written to ${file}`);
+}
+
+main().catch((error) => {
+  log(error.stack ?? String(error));
+  process.exit(1);
+});

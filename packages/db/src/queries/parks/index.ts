@@ -1,0 +1,3 @@
+export * from "./approvals.js";
+export * from "./find-park.js";
+export * from "./find-parks-to-resume.js";

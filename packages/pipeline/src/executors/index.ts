@@ -1,0 +1,7 @@
+export * from "./filter-node.js";
+export * from "./merge.js";
+export * from "./rate-limit.js";
+export * from "./safe-pattern.js";
+export * from "./schema-validator.js";
+export * from "./strict-mode.js";
+export * from "./value-formats.js";

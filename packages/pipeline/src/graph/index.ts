@@ -1,0 +1,2 @@
+export * from "./build-graph.js";
+export * from "./graph-order.js";

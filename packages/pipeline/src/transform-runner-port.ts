@@ -1,0 +1,42 @@
+import type { TransformOutput, TransformPort } from "./engine/types.js";
+import type { TransformNodeConfig } from "./families/definitions.js";
+
+/** What the engine needs of @hookflow/transforms' runner (`createTransformRunner`). */
+export interface TransformRunnerLike {
+  run: (input: {
+    mode: TransformNodeConfig["transformMode"];
+    template: string;
+    payload: unknown;
+    context: { eventId: string; webhookId: string; nodeId: string };
+  }) => Promise<
+    | { ok: true; output: unknown; durationMs: number }
+    | { ok: false; error: string; durationMs: number }
+  >;
+}
+
+/**
+ * The engine's transform port over the sandboxed runner, shared by the worker and time travel so
+ * both produce the same bytes: a Handlebars render that is not JSON goes out as its text; every
+ * other output as its JSON text. An output with no JSON form (a JavaScript transform returning
+ * undefined) fails the step.
+ */
+export function createTransformRunnerPort(runner: TransformRunnerLike): TransformPort {
+  return {
+    run: async ({ mode, template, payload, context }): Promise<TransformOutput> => {
+      const result = await runner.run({
+        mode,
+        template,
+        payload,
+        context: { eventId: context.eventId, webhookId: context.webhookId, nodeId: context.nodeId },
+      });
+      if (!result.ok) return { ok: false, error: result.error };
+      const { output } = result;
+      if (mode === "handlebars" && typeof output === "string") {
+        return { ok: true, payload: output, body: output };
+      }
+      const body = output === undefined ? undefined : JSON.stringify(output);
+      if (body === undefined) return { ok: false, error: "the transform produced no value" };
+      return { ok: true, payload: output, body };
+    },
+  };
+}
