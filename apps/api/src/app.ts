@@ -8,10 +8,13 @@ import { authenticate } from "./auth/authenticate.js";
 import { type ApiApp, newApiApp } from "./http/api-app.js";
 import { apiCors } from "./http/cors.js";
 import { isPublicPath } from "./http/public-paths.js";
+import { registerApprovalRoutes } from "./routes/approvals/register-approval-routes.js";
 import { registerIdentityRoutes } from "./routes/auth/index.js";
+import { registerCanvasSnapshotRoutes } from "./routes/canvas-snapshots/register-canvas-snapshot-routes.js";
 import { registerDocsRoutes } from "./routes/docs/register-docs-routes.js";
 import { registerEventRoutes } from "./routes/events/index.js";
 import { registerHealth } from "./routes/health/health.js";
+import { registerNodeRoutes } from "./routes/nodes/register-node-routes.js";
 import { registerWebhookRoutes } from "./routes/webhooks/register-webhook-routes.js";
 import type { ApiServices } from "./services.js";
 
@@ -34,6 +37,9 @@ export function createApiApp(services: ApiServices): ApiApp {
   registerIdentityRoutes(app, services);
   registerWebhookRoutes(app, services);
   registerEventRoutes(app, services);
+  registerNodeRoutes(app, services);
+  registerApprovalRoutes(app, services);
+  registerCanvasSnapshotRoutes(app, services);
   registerDocsRoutes(app, services);
   return app;
 }

@@ -1,6 +1,7 @@
 import type { HookflowConfig } from "@hookflow/config";
 import { createDb, type DbHandle } from "@hookflow/db";
 import { createLogger, createMetrics, type Logger, type Metrics } from "@hookflow/observability";
+import { createTransformRunnerPort, type TransformPort } from "@hookflow/pipeline";
 import {
   closeDeliveryQueues,
   createDeliveryQueues,
@@ -8,6 +9,7 @@ import {
   type RedisKeys,
   redisKeys,
 } from "@hookflow/queue";
+import { createTransformRunner, type TransformRunner } from "@hookflow/transforms";
 import { Redis } from "ioredis";
 
 export interface ApiServices {
@@ -20,6 +22,11 @@ export interface ApiServices {
   logger: Logger;
   metrics: Metrics;
   now: () => Date;
+  /**
+   * The engine's transform port for time travel. The sandboxed runner (jq threads, JavaScript
+   * sandbox processes) is created on first use and closed with the services.
+   */
+  transformPort: () => TransformPort;
   close: () => Promise<void>;
 }
 
@@ -44,6 +51,15 @@ export function buildApiServices(options: BuildApiServicesOptions): ApiServices 
   redis.on("error", (error) => logger.warn({ err: error }, "redis error"));
   // Queues share the api's connection: only blocking Workers need maxRetriesPerRequest: null.
   const queues = createDeliveryQueues({ connection: redis, prefix: config.redisPrefix });
+  let transforms: { runner: TransformRunner; port: TransformPort } | undefined;
+  const transformPort = (): TransformPort => {
+    if (!transforms) {
+      // Time travel is occasional: one jq thread and one sandbox process are plenty.
+      const runner = createTransformRunner({ jqWorkers: 1, jsProcesses: 1 });
+      transforms = { runner, port: createTransformRunnerPort(runner) };
+    }
+    return transforms.port;
+  };
   return {
     config,
     db,
@@ -53,7 +69,9 @@ export function buildApiServices(options: BuildApiServicesOptions): ApiServices 
     logger,
     metrics,
     now: options.now ?? (() => new Date()),
+    transformPort,
     close: async () => {
+      await transforms?.runner.close();
       await closeDeliveryQueues(queues);
       redis.disconnect();
       await db.close();

@@ -9,6 +9,7 @@ export const ID_PREFIXES = {
   webhook: "wh",
   event: "evt",
   attempt: "att",
+  canvasSnapshot: "cvs",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;
@@ -37,7 +38,12 @@ function encodeRandom(byteCount: number): string {
  * which keeps b-tree inserts at the right edge and lets lists page by id.
  */
 export function newId(kind: IdKind, now: number = Date.now()): string {
-  return `${ID_PREFIXES[kind]}_${encodeTime(now)}${encodeRandom(16)}`;
+  return newPrefixedId(ID_PREFIXES[kind], now);
+}
+
+/** The same id shape with a prefix defined elsewhere (node families carry their own). */
+export function newPrefixedId(prefix: string, now: number = Date.now()): string {
+  return `${prefix}_${encodeTime(now)}${encodeRandom(16)}`;
 }
 
 /** Url-safe random string for tokens (ingress tokens, session tokens, api keys). */

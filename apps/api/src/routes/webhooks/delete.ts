@@ -1,8 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
-import { deleteWebhook } from "@hookflow/db";
+import { deleteWebhook, withGraphWriteLock } from "@hookflow/db";
 import { NotFoundError } from "@hookflow/domain";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
+import { detachReferences } from "../nodes/detach-references.js";
+import { publishGraphChanged } from "../nodes/node-records.js";
 import {
   BEARER,
   errorResponses,
@@ -20,13 +22,15 @@ const route = createRoute({
   summary: "Delete a webhook",
   description:
     "Deletes the webhook with its events and delivery attempts; its ingress URL answers 404 " +
-    "from then on. Needs webhooks:write.",
+    "from then on. In the same transaction it is removed from every node that references it " +
+    "(inputNodes, router routes, rate-limiter outputs); 409 when a node cannot do without it " +
+    "(a router whose only route leads to it). Needs webhooks:write.",
   security: BEARER,
   middleware: [scopeGuard("webhooks:write")] as const,
   request: { params: WebhookIdParams },
   responses: {
     204: { description: "Deleted" },
-    ...errorResponses(401, 403, 404),
+    ...errorResponses(401, 403, 404, 409),
   },
 });
 
@@ -34,9 +38,13 @@ export function registerDeleteWebhook(app: ApiApp, services: ApiServices): void 
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     await loadVisibleWebhook(services, c.get("actor"), id);
-    const deleted = await deleteWebhook(services.db.db, id);
+    const { deleted, detached } = await withGraphWriteLock(services.db.db, async (tx) => {
+      const detached = await detachReferences(tx, id, services.now());
+      return { deleted: await deleteWebhook(tx, id), detached };
+    });
     if (!deleted) throw new NotFoundError("Webhook not found");
     await publishWebhookChanged(services, id, [deleted.ingressToken]);
+    await publishGraphChanged(services, detached);
     return c.body(null, 204);
   });
 }

@@ -40,6 +40,7 @@ const ERROR_TEXT = {
   401: "Missing, unknown or expired credential",
   403: "Webhook of another owner, or a key without the scope",
   404: "No webhook with this id",
+  409: "A node cannot do without this webhook (a router whose only route leads to it)",
 } as const;
 
 /** OpenAPI entries of the error answers a route can give, all in the spec's error shape. */

@@ -1,0 +1,67 @@
+import { createRoute } from "@hono/zod-openapi";
+import { insertCanvasSnapshot, withGraphWriteLock } from "@hookflow/db";
+import { newId } from "@hookflow/domain";
+import { ownershipOf } from "../../auth/access.js";
+import type { ApiApp } from "../../http/api-app.js";
+import type { ApiServices } from "../../services.js";
+import { publishGraphChanged } from "../nodes/node-records.js";
+import { BEARER, errorResponses, scopeGuard } from "../nodes/resource-route-kit.js";
+import { checkCanvasEdges, freezeCanvas } from "./freeze-canvas.js";
+import { CreateCanvasSnapshotInput } from "./snapshot-input.js";
+import {
+  CanvasSnapshotResponse,
+  SNAPSHOT_PATH,
+  SNAPSHOTS_TAG,
+  toSnapshotResponse,
+} from "./snapshot-records.js";
+
+const route = createRoute({
+  method: "post",
+  path: SNAPSHOT_PATH,
+  tags: [SNAPSHOTS_TAG],
+  summary: "Save a canvas snapshot",
+  description:
+    "Stores the canvas layout (nodes in the spec's canvas node form, edges between them) and " +
+    "freezes the graph it shows: the webhooks and nodes named by the nodes' data.webhookId and " +
+    "data.nodeId, and everything downstream of them, as they are now. Each named record must " +
+    "exist and be visible (400 naming the field); edges must join canvas nodes. Time travel " +
+    "replays events through the frozen graph. Needs canvas:write.",
+  security: BEARER,
+  middleware: [scopeGuard("canvas:write")] as const,
+  request: {
+    body: {
+      content: { "application/json": { schema: CreateCanvasSnapshotInput } },
+      required: true,
+    },
+  },
+  responses: {
+    201: {
+      description: "The new snapshot",
+      content: { "application/json": { schema: CanvasSnapshotResponse } },
+    },
+    ...errorResponses("Canvas snapshot", 400, 401, 403),
+  },
+});
+
+export function registerCreateCanvasSnapshot(app: ApiApp, services: ApiServices): void {
+  app.openapi(route, async (c) => {
+    const actor = c.get("actor");
+    const input = c.req.valid("json");
+    checkCanvasEdges(input.nodes, input.edges);
+    const now = services.now();
+    const row = await withGraphWriteLock(services.db.db, async (tx) =>
+      insertCanvasSnapshot(tx, {
+        id: newId("canvasSnapshot", now.getTime()),
+        ...ownershipOf(actor),
+        name: input.name ?? `Snapshot ${now.toISOString()}`,
+        nodes: input.nodes,
+        edges: input.edges,
+        graph: await freezeCanvas(tx, services.db, actor, input.nodes, now),
+        createdAt: now,
+        updatedAt: now,
+      }),
+    );
+    await publishGraphChanged(services, [row.id]);
+    return c.json(toSnapshotResponse(row), 201);
+  });
+}

@@ -1,0 +1,117 @@
+import { z } from "@hono/zod-openapi";
+import { predictFinalStatus, type RunResult } from "@hookflow/pipeline";
+import type { FrozenWebhook } from "./frozen-graph.js";
+
+/**
+ * What each step of a time-travel run says (decisions.md section 12):
+ * - `passed`: the node let the event through (`payload` shows it when the node changed it);
+ * - `forwarded`: a router or rate limiter sent it on as a new event (`forwardedTo` webhooks);
+ * - `blocked`: the node stopped the path on purpose (filter, router or payload filters without
+ *   a match, rate-limiter drop; `reason`);
+ * - `failed`: the node failed the event (validation, transform error; `error`);
+ * - `parked`: the path would wait here (`park`: delay, approval, rateLimiter queue, merge);
+ * - `would_deliver`: the path reached its end and would be delivered (`payload`).
+ */
+export const TIME_TRAVEL_RESULTS = [
+  "passed",
+  "forwarded",
+  "blocked",
+  "failed",
+  "parked",
+  "would_deliver",
+] as const;
+export type TimeTravelResult = (typeof TIME_TRAVEL_RESULTS)[number];
+
+export const TimeTravelStep = z
+  .object({
+    node: z.string().openapi({ description: "Node id (the webhook id for payload filters)" }),
+    nodeType: z.string(),
+    name: z.string(),
+    result: z.enum(TIME_TRAVEL_RESULTS),
+    reason: z.string().optional(),
+    error: z.string().optional(),
+    park: z.string().optional(),
+    forwardedTo: z.array(z.string()).optional(),
+    payload: z.unknown().optional(),
+  })
+  .openapi("TimeTravelStep");
+export type TimeTravelStep = z.infer<typeof TimeTravelStep>;
+
+export const TimeTravelReport = z
+  .object({
+    steps: z.array(TimeTravelStep),
+    finalStatus: z.enum(["delivered", "pending", "failed", "filtered"]).openapi({
+      description:
+        "The status the event would end in: delivered when a path would be delivered or " +
+        "forwarded, else pending when a path would wait, else failed, else filtered",
+    }),
+    matchedNodes: z.number().int().openapi({
+      description: "Distinct processing nodes the event passed (passed or forwarded)",
+    }),
+  })
+  .openapi("TimeTravelReport");
+export type TimeTravelReport = z.infer<typeof TimeTravelReport>;
+
+/** Turns a dry run's steps and outcomes into the time-travel answer. */
+export function buildTimeTravelReport(run: RunResult, webhook: FrozenWebhook): TimeTravelReport {
+  const forwards = new Map<string, string[]>();
+  for (const outcome of run.outcomes) {
+    if (outcome.kind !== "forward") continue;
+    const list = forwards.get(outcome.viaNodeId) ?? [];
+    if (!list.includes(outcome.webhookId)) list.push(outcome.webhookId);
+    forwards.set(outcome.viaNodeId, list);
+  }
+  const names = new Map<string, string>();
+  const steps: TimeTravelStep[] = [];
+  for (const step of run.steps) {
+    const isWebhook = step.nodeType === "webhook";
+    const name = step.nodeName ?? (isWebhook ? webhook.name : step.nodeId);
+    names.set(step.nodeId, name);
+    if (step.status === "running") continue;
+    const base = { node: step.nodeId, nodeType: step.nodeType, name };
+    if (step.status === "blocked") {
+      steps.push({ ...base, result: "blocked", reason: step.error ?? "stopped" });
+    } else if (step.status === "error") {
+      steps.push({ ...base, result: "failed", error: step.error ?? "failed" });
+    } else {
+      const forwardedTo = forwards.get(step.nodeId);
+      steps.push({
+        ...base,
+        result: forwardedTo ? "forwarded" : "passed",
+        ...(forwardedTo ? { forwardedTo } : {}),
+        ...(step.lastPayload !== undefined ? { payload: step.lastPayload } : {}),
+      });
+    }
+  }
+  for (const outcome of run.outcomes) {
+    if (outcome.kind === "parked") {
+      steps.push({
+        node: outcome.nodeId,
+        nodeType: outcome.nodeType,
+        name: names.get(outcome.nodeId) ?? outcome.nodeId,
+        result: "parked",
+        park: outcome.park,
+      });
+    } else if (outcome.kind === "deliver") {
+      steps.push({
+        node: webhook.id,
+        nodeType: "delivery",
+        name: webhook.targetUrl === "" ? webhook.name : `${webhook.name} -> ${webhook.targetUrl}`,
+        result: "would_deliver",
+        payload: outcome.payload,
+      });
+    }
+  }
+  const matched = new Set(
+    steps
+      .filter(
+        (s) => s.nodeType !== "webhook" && (s.result === "passed" || s.result === "forwarded"),
+      )
+      .map((s) => s.node),
+  );
+  return {
+    steps,
+    finalStatus: predictFinalStatus(run.outcomes),
+    matchedNodes: matched.size,
+  };
+}

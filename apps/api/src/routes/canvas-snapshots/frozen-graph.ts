@@ -1,0 +1,120 @@
+import { z } from "@hono/zod-openapi";
+import type { GraphWebhookRow } from "@hookflow/db";
+import type { PayloadFilter } from "@hookflow/domain";
+import {
+  buildGraph,
+  canonicalNodeType,
+  FAMILY_KEYS,
+  type FamilyConfig,
+  type FamilyKey,
+  type PipelineGraph,
+  type PipelineNode,
+} from "@hookflow/pipeline";
+
+/**
+ * The graph a canvas showed when it was saved: the webhooks and node records it referenced and
+ * everything downstream of them, copied as they were. Time travel runs events through this copy,
+ * so later edits of the live nodes do not change what a snapshot answers. Webhooks keep only what
+ * a dry run needs (never a secret).
+ */
+export const FrozenWebhook = z.object({
+  id: z.string(),
+  name: z.string(),
+  targetUrl: z.string(),
+  isActive: z.boolean(),
+  payloadFilters: z.array(
+    z.object({ field: z.string(), operator: z.string(), value: z.string().optional() }),
+  ),
+});
+export type FrozenWebhook = z.infer<typeof FrozenWebhook>;
+
+export const FrozenNode = z.object({
+  id: z.string(),
+  family: z.string(),
+  name: z.string(),
+  ownerId: z.string(),
+  organizationId: z.string().nullable(),
+  inputNodes: z.array(z.object({ nodeType: z.string(), nodeId: z.string() })),
+  config: z.record(z.string(), z.unknown()),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type FrozenNode = z.infer<typeof FrozenNode>;
+
+export const FrozenGraph = z
+  .object({
+    version: z.literal(1),
+    frozenAt: z.string(),
+    webhooks: z.array(FrozenWebhook),
+    nodes: z.array(FrozenNode),
+  })
+  .openapi("FrozenGraph");
+export type FrozenGraph = z.infer<typeof FrozenGraph>;
+
+export function freezeWebhook(row: GraphWebhookRow): FrozenWebhook {
+  return {
+    id: row.id,
+    name: row.name,
+    targetUrl: row.targetUrl,
+    isActive: row.isActive,
+    payloadFilters: row.payloadFilters.map((filter) => ({
+      field: filter.field,
+      operator: filter.operator,
+      ...(filter.value === undefined ? {} : { value: filter.value }),
+    })),
+  };
+}
+
+export function freezeNode(node: PipelineNode): FrozenNode {
+  return {
+    id: node.id,
+    family: node.family,
+    name: node.name,
+    ownerId: node.ownerId,
+    organizationId: node.organizationId,
+    inputNodes: node.inputNodes,
+    config: node.config as Record<string, unknown>,
+    createdAt: node.createdAt.toISOString(),
+    updatedAt: node.updatedAt.toISOString(),
+  };
+}
+
+function thawNode(node: FrozenNode): PipelineNode {
+  const family = FAMILY_KEYS.find((key) => key === node.family);
+  if (!family) throw new Error(`frozen node ${node.id} has an unknown family: ${node.family}`);
+  return {
+    id: node.id,
+    family,
+    name: node.name,
+    ownerId: node.ownerId,
+    organizationId: node.organizationId,
+    inputNodes: node.inputNodes.flatMap((input) => {
+      const nodeType = canonicalNodeType(input.nodeType);
+      return nodeType ? [{ nodeType, nodeId: input.nodeId }] : [];
+    }),
+    config: node.config as FamilyConfig<FamilyKey>,
+    createdAt: new Date(node.createdAt),
+    updatedAt: new Date(node.updatedAt),
+  };
+}
+
+/** The stored jsonb as a frozen graph (written by this module, so a mismatch is a bug). */
+export function parseFrozenGraph(value: unknown): FrozenGraph {
+  return FrozenGraph.parse(value);
+}
+
+/** The engine's graph of a frozen copy, and its webhooks by id. */
+export function thawGraph(frozen: FrozenGraph): {
+  graph: PipelineGraph;
+  webhooks: ReadonlyMap<string, FrozenWebhook>;
+} {
+  return {
+    graph: buildGraph(frozen.nodes.map(thawNode)),
+    webhooks: new Map(frozen.webhooks.map((webhook) => [webhook.id, webhook])),
+  };
+}
+
+/** A frozen webhook's payload filters in the engine's form. */
+export function payloadFiltersOf(webhook: FrozenWebhook): PayloadFilter[] {
+  return webhook.payloadFilters;
+}

@@ -1,0 +1,37 @@
+import { createRoute } from "@hono/zod-openapi";
+import type { ApiApp } from "../../http/api-app.js";
+import type { ApiServices } from "../../services.js";
+import { BEARER, errorResponses, idParams, scopeGuard } from "../nodes/resource-route-kit.js";
+import {
+  CanvasSnapshotResponse,
+  loadVisibleSnapshot,
+  SNAPSHOT_EXAMPLE_ID,
+  SNAPSHOT_PATH,
+  SNAPSHOTS_TAG,
+  toSnapshotResponse,
+} from "./snapshot-records.js";
+
+const route = createRoute({
+  method: "get",
+  path: `${SNAPSHOT_PATH}/{id}`,
+  tags: [SNAPSHOTS_TAG],
+  summary: "Get a canvas snapshot",
+  description: "The layout and the frozen graph. Needs canvas:read.",
+  security: BEARER,
+  middleware: [scopeGuard("canvas:read")] as const,
+  request: { params: idParams(SNAPSHOT_EXAMPLE_ID) },
+  responses: {
+    200: {
+      description: "The snapshot",
+      content: { "application/json": { schema: CanvasSnapshotResponse } },
+    },
+    ...errorResponses("Canvas snapshot", 401, 403, 404),
+  },
+});
+
+export function registerGetCanvasSnapshot(app: ApiApp, services: ApiServices): void {
+  app.openapi(route, async (c) => {
+    const row = await loadVisibleSnapshot(services, c.get("actor"), c.req.valid("param").id);
+    return c.json(toSnapshotResponse(row), 200);
+  });
+}

@@ -1,0 +1,66 @@
+import { createRoute } from "@hono/zod-openapi";
+import { insertPipelineNode, withGraphWriteLock } from "@hookflow/db";
+import { newPrefixedId } from "@hookflow/domain";
+import {
+  FAMILIES,
+  type FamilyKey,
+  type PipelineNode,
+  parseCreateNode,
+  toNodeResponse,
+} from "@hookflow/pipeline";
+import { ownershipOf } from "../../auth/access.js";
+import type { ApiApp } from "../../http/api-app.js";
+import type { ApiServices } from "../../services.js";
+import { checkNodeCycle } from "./check-node-cycle.js";
+import { checkNodeReferences, referencesOf } from "./check-node-references.js";
+import { createBodySchema, familyDocs, responseSchema } from "./family-docs.js";
+import { publishGraphChanged, toPipelineNode } from "./node-records.js";
+import { BEARER, errorResponses, scopeGuard } from "./resource-route-kit.js";
+
+export function registerCreateNode(app: ApiApp, services: ApiServices, key: FamilyKey): void {
+  const docs = familyDocs(key);
+  const route = createRoute({
+    method: "post",
+    path: `/api/${FAMILIES[key].path}`,
+    tags: [docs.tag],
+    summary: `Create ${docs.withArticle}`,
+    description:
+      "name is required; fields with a default may be omitted. Every inputNodes entry and " +
+      "output reference must name an existing webhook or node the caller can see, and the " +
+      "node must not close a cycle (400 naming it). Unknown fields are ignored. Needs " +
+      "canvas:write.",
+    security: BEARER,
+    middleware: [scopeGuard("canvas:write")] as const,
+    request: {
+      body: { content: { "application/json": { schema: createBodySchema(key) } }, required: true },
+    },
+    responses: {
+      201: {
+        description: `The new ${docs.label}`,
+        content: { "application/json": { schema: responseSchema(key) } },
+      },
+      ...errorResponses(docs.label, 400, 401, 403),
+    },
+  });
+
+  app.openapi(route, async (c) => {
+    const actor = c.get("actor");
+    const input = parseCreateNode(key, c.req.valid("json"));
+    const now = services.now();
+    const node: PipelineNode = {
+      id: newPrefixedId(FAMILIES[key].idPrefix, now.getTime()),
+      family: key,
+      ...ownershipOf(actor),
+      ...input,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const row = await withGraphWriteLock(services.db.db, async (tx) => {
+      await checkNodeReferences(tx, actor, node.id, referencesOf(key, input));
+      await checkNodeCycle(tx, node);
+      return insertPipelineNode(tx, { ...node, config: input.config });
+    });
+    await publishGraphChanged(services, [row.id]);
+    return c.json(toNodeResponse(toPipelineNode(row)), 201);
+  });
+}

@@ -1,0 +1,82 @@
+import { z } from "@hono/zod-openapi";
+import { FAMILIES, type FamilyKey, InputNodes, NODE_TYPES, NodeName } from "@hookflow/pipeline";
+
+/** Names a family's routes and schemas carry in the OpenAPI document, derived from its path. */
+export interface FamilyDocs {
+  /** `filter node`: the singular, lower case. */
+  label: string;
+  /** `a filter node` / `an approval node`. */
+  withArticle: string;
+  /** `Filter nodes`: the tag of the family's operations. */
+  tag: string;
+  /** `FilterNode`: the component name of the record. */
+  component: string;
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+export function familyDocs(key: FamilyKey): FamilyDocs {
+  const path = FAMILIES[key].path;
+  const label = path.replace(/s$/, "").replaceAll("-", " ");
+  return {
+    label,
+    withArticle: `${/^[aeiou]/.test(label) ? "an" : "a"} ${label}`,
+    tag: capitalize(path.replaceAll("-", " ")),
+    component: label.split(" ").map(capitalize).join(""),
+  };
+}
+
+const StoredInputNode = z.object({
+  nodeType: z.enum(NODE_TYPES),
+  nodeId: z.string(),
+});
+
+/**
+ * The create body of a family: `name`, `inputNodes` and its config fields, those with a default
+ * optional (the default is shown). The route validates with it; `parseCreateNode` then applies
+ * the defaults and the whole-config rules.
+ */
+export function createBodySchema(key: FamilyKey) {
+  const { config, defaults } = FAMILIES[key];
+  const fields: Record<string, z.ZodType> = {};
+  for (const [name, schema] of Object.entries(config.shape as Record<string, z.ZodType>)) {
+    const fallback = (defaults as Record<string, unknown>)[name];
+    fields[name] = fallback === undefined ? schema : schema.optional().meta({ default: fallback });
+  }
+  return z
+    .object({ name: NodeName, inputNodes: InputNodes.optional(), ...fields })
+    .openapi(`Create${familyDocs(key).component}Input`);
+}
+
+/** The PATCH body: every field optional; only those given change. */
+export function patchBodySchema(key: FamilyKey) {
+  return z
+    .object({
+      name: NodeName.optional(),
+      inputNodes: InputNodes.optional(),
+      ...FAMILIES[key].config.partial().shape,
+    })
+    .openapi(`Update${familyDocs(key).component}Input`);
+}
+
+/**
+ * The record as every route returns it (`toNodeResponse`). Typed as a plain record: the routes
+ * are generic over families, the document still carries the family's full schema.
+ */
+export function responseSchema(key: FamilyKey): z.ZodType<Record<string, unknown>> {
+  return z
+    .object({
+      id: z.string(),
+      _id: z.string(),
+      name: z.string(),
+      ...FAMILIES[key].config.shape,
+      inputNodes: z.array(StoredInputNode),
+      ownerId: z.string(),
+      organizationId: z.string().nullable(),
+      createdAt: z.string(),
+      updatedAt: z.string(),
+    })
+    .openapi(familyDocs(key).component);
+}

@@ -1,0 +1,85 @@
+import { z } from "@hono/zod-openapi";
+import type { RecordListScope } from "@hookflow/db";
+import type { MiddlewareHandler } from "hono";
+import { requireScope } from "../../auth/access.js";
+import type { Actor, Scope } from "../../auth/actor.js";
+import type { AuthEnv } from "../../auth/authenticate.js";
+
+/**
+ * Pieces shared by the canvas resources (every node family and canvas snapshots): paging,
+ * id parameters, scope middleware and error documentation.
+ */
+
+export const BEARER = [{ bearerAuth: [] }];
+
+export const PAGE_DEFAULT_LIMIT = 20;
+export const PAGE_MAX_LIMIT = 100;
+
+export const PageQuery = z.object({
+  page: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(1)
+    .openapi({ param: { name: "page", in: "query" }, description: "1-based page number" }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(PAGE_MAX_LIMIT)
+    .default(PAGE_DEFAULT_LIMIT)
+    .openapi({ param: { name: "limit", in: "query" }, description: "Page size, at most 100" }),
+});
+
+export function idParams(example: string) {
+  return z.object({
+    id: z
+      .string()
+      .min(1)
+      .openapi({ param: { name: "id", in: "path" }, example }),
+  });
+}
+
+/** Scope check as route middleware: it runs before body validation (403 whatever is sent). */
+export function scopeGuard(scope: Scope): MiddlewareHandler<AuthEnv> {
+  return async (c, next) => {
+    requireScope(c.get("actor"), scope);
+    await next();
+  };
+}
+
+/** The records a list shows: the organization's when acting for one, else the personal ones. */
+export function listScopeOf(actor: Actor): RecordListScope {
+  return actor.organizationId !== null
+    ? { organizationId: actor.organizationId }
+    : { personalOf: actor.userId };
+}
+
+const ErrorBody = z.object({
+  statusCode: z.number().int(),
+  message: z.string(),
+  error: z.string(),
+});
+
+type ErrorCode = 400 | 401 | 403 | 404 | 409;
+
+/** OpenAPI entries of the error answers a route can give, all in the spec's error shape. */
+export function errorResponses(label: string, ...codes: ErrorCode[]) {
+  const text: Record<ErrorCode, string> = {
+    400: "Invalid request or reference; the message names the field",
+    401: "Missing, unknown or expired credential",
+    403: `${label} of another owner, or a key without the scope`,
+    404: `No ${label.toLowerCase()} with this id`,
+    409: "Another record still depends on this one in a way that cannot be removed",
+  };
+  return Object.fromEntries(
+    codes.map((code) => [
+      code,
+      { description: text[code], content: { "application/json": { schema: ErrorBody } } },
+    ]),
+  );
+}
+
+export const TotalCountHeader = z.object({
+  "X-Total-Count": z.string().openapi({ description: "Total records in this context" }),
+});

@@ -1,0 +1,83 @@
+import { createRoute } from "@hono/zod-openapi";
+import { lockPipelineNode, updatePipelineNode, withGraphWriteLock } from "@hookflow/db";
+import {
+  FAMILIES,
+  type FamilyKey,
+  type PipelineNode,
+  parseUpdateNode,
+  toNodeResponse,
+} from "@hookflow/pipeline";
+import type { ApiApp } from "../../http/api-app.js";
+import type { ApiServices } from "../../services.js";
+import { checkNodeCycle } from "./check-node-cycle.js";
+import { addedReferences, checkNodeReferences, referencesOf } from "./check-node-references.js";
+import { familyDocs, patchBodySchema, responseSchema } from "./family-docs.js";
+import {
+  inputOfNode,
+  loadVisibleNode,
+  nodeGone,
+  publishGraphChanged,
+  toPipelineNode,
+} from "./node-records.js";
+import { BEARER, errorResponses, idParams, scopeGuard } from "./resource-route-kit.js";
+
+export function registerUpdateNode(app: ApiApp, services: ApiServices, key: FamilyKey): void {
+  const docs = familyDocs(key);
+  const route = createRoute({
+    method: "patch",
+    path: `/api/${FAMILIES[key].path}/{id}`,
+    tags: [docs.tag],
+    summary: `Update ${docs.withArticle}`,
+    description:
+      "Only the fields given change; lists (inputNodes, filters, routes, ...) are replaced " +
+      "whole. The merged record is validated as a create would be. References the update adds " +
+      "must exist and be visible, and must not close a cycle (400 naming it). Needs " +
+      "canvas:write.",
+    security: BEARER,
+    middleware: [scopeGuard("canvas:write")] as const,
+    request: {
+      params: idParams(`${FAMILIES[key].idPrefix}_01J9Z3K8Q4T6V2X7Y5W0A1B2C3`),
+      body: { content: { "application/json": { schema: patchBodySchema(key) } }, required: true },
+    },
+    responses: {
+      200: {
+        description: `The updated ${docs.label}`,
+        content: { "application/json": { schema: responseSchema(key) } },
+      },
+      ...errorResponses(docs.label, 400, 401, 403, 404),
+    },
+  });
+
+  app.openapi(route, async (c) => {
+    const actor = c.get("actor");
+    const { id } = c.req.valid("param");
+    const body = c.req.valid("json");
+    await loadVisibleNode(services, actor, key, id);
+    const row = await withGraphWriteLock(services.db.db, async (tx) => {
+      const locked = await lockPipelineNode(tx, id);
+      if (!locked || locked.family !== key) throw nodeGone(key);
+      const current = toPipelineNode(locked);
+      const input = parseUpdateNode(key, inputOfNode(current), body);
+      const added = addedReferences(
+        referencesOf(key, inputOfNode(current)),
+        referencesOf(key, input),
+      );
+      const now = services.now();
+      const next: PipelineNode = { ...current, ...input, updatedAt: now };
+      if (added.length > 0) {
+        await checkNodeReferences(tx, actor, id, added);
+        await checkNodeCycle(tx, next);
+      }
+      const updated = await updatePipelineNode(tx, id, {
+        name: input.name,
+        inputNodes: input.inputNodes,
+        config: input.config,
+        updatedAt: now,
+      });
+      if (!updated) throw nodeGone(key);
+      return updated;
+    });
+    await publishGraphChanged(services, [id]);
+    return c.json(toNodeResponse(toPipelineNode(row)), 200);
+  });
+}

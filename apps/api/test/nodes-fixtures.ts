@@ -1,0 +1,88 @@
+import { randomBytes } from "node:crypto";
+import { events, webhooks } from "@hookflow/db";
+import { newId } from "@hookflow/domain";
+import { Redis } from "ioredis";
+import type { ApiHarness } from "./harness.js";
+
+/** Rows and helpers shared by the node, canvas, time-travel and contract-health suites. */
+
+type Db = ApiHarness["database"]["db"];
+
+export async function insertWebhookRow(
+  db: Db,
+  ownerId: string,
+  values: Partial<typeof webhooks.$inferInsert> = {},
+): Promise<string> {
+  const id = newId("webhook");
+  await db.insert(webhooks).values({
+    id,
+    ownerId,
+    name: "fixture webhook",
+    targetUrl: "http://127.0.0.1:9/hook",
+    ingressToken: randomBytes(24).toString("base64url"),
+    signingSecret: `whsec_${randomBytes(32).toString("base64")}`,
+    ...values,
+  });
+  return id;
+}
+
+export async function insertEventRow(
+  db: Db,
+  webhookId: string,
+  payload: unknown,
+  values: Partial<typeof events.$inferInsert> = {},
+): Promise<string> {
+  const id = newId("event");
+  await db.insert(events).values({
+    id,
+    webhookId,
+    body: JSON.stringify(payload),
+    headers: { "content-type": "application/json" },
+    ...values,
+  });
+  return id;
+}
+
+/** POSTs a node and returns its record; throws with the answer when it is not 201. */
+export async function createNode(
+  api: ApiHarness,
+  token: string,
+  path: string,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<Record<string, any>> {
+  const res = await api.call("POST", `/api/${path}`, { token, body, headers });
+  if (res.status !== 201) {
+    throw new Error(`create ${path} failed: ${res.status} ${JSON.stringify(res.body)}`);
+  }
+  return res.body;
+}
+
+export function webhookInput(id: string) {
+  return { nodeType: "webhook", nodeId: id };
+}
+
+/** Collects every message published on a channel until `close`. */
+export async function listenTo(
+  url: string,
+  channel: string,
+): Promise<{ messages: unknown[]; close: () => void }> {
+  const subscriber = new Redis(url);
+  await subscriber.subscribe(channel);
+  const messages: unknown[] = [];
+  subscriber.on("message", (_channel: string, text: string) => messages.push(JSON.parse(text)));
+  return { messages, close: () => subscriber.disconnect() };
+}
+
+/** Waits until `check` passes (Redis pub/sub delivers asynchronously). */
+export async function eventually(check: () => void, attempts = 100): Promise<void> {
+  for (let i = 0; ; i++) {
+    try {
+      check();
+      return;
+    } catch (error) {
+      if (i >= attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+}

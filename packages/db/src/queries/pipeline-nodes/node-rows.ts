@@ -1,0 +1,24 @@
+import type { PgDatabase } from "drizzle-orm/pg-core";
+import type { PostgresJsQueryResultHKT } from "drizzle-orm/postgres-js";
+import type * as schema from "../../schema/index.js";
+import type { pipelineNodes } from "../../schema/index.js";
+
+export type PipelineNodeRow = typeof pipelineNodes.$inferSelect;
+export type NewPipelineNodeRow = typeof pipelineNodes.$inferInsert;
+/** Columns a node update writes (ids, family and owners never change). */
+export type PipelineNodePatch = Pick<NewPipelineNodeRow, "name" | "config" | "inputNodes"> & {
+  updatedAt: Date;
+};
+
+/** The database or an open transaction: graph writes run their reads inside the transaction. */
+export type DbExecutor = PgDatabase<PostgresJsQueryResultHKT, typeof schema>;
+
+/** Whose records a list shows: an organization's, or a user's personal ones (no organization). */
+export type RecordListScope = { organizationId: string } | { personalOf: string };
+
+/** Owner columns of a record, for visibility checks. */
+export interface OwnedRow {
+  id: string;
+  ownerId: string;
+  organizationId: string | null;
+}
