@@ -16,11 +16,17 @@ export interface Component {
   fetch: FetchHandler;
   /** Runs after the server listens (the worker starts consuming here). */
   start: () => Promise<void>;
+  /**
+   * Called on SIGTERM before the server stops taking requests: ends what would otherwise hold a
+   * connection open for minutes (sync-mode waits answer 408, event streams end).
+   */
+  release: () => void;
   /** Graceful: in-flight work finishes, pending writes are flushed, connections close. */
   stop: () => Promise<void>;
 }
 
 const nothing = async () => {};
+const nothingToRelease = () => {};
 
 /** Brings the schema up to date; replicas serialise on an advisory lock inside. */
 export async function migrate(config: HookflowConfig): Promise<void> {
@@ -45,6 +51,7 @@ export function buildComponent(role: Role, config: HookflowConfig, metrics: Metr
           );
           if (result?.created) logger.info({ userId: result.userId }, "bootstrap user created");
         },
+        release: nothingToRelease,
         stop: () => services.close(),
       };
     }
@@ -54,6 +61,7 @@ export function buildComponent(role: Role, config: HookflowConfig, metrics: Metr
         role,
         fetch: createIngressApp(services).fetch,
         start: nothing,
+        release: () => services.sync.releaseAll(),
         stop: () => services.close(),
       };
     }
@@ -63,6 +71,7 @@ export function buildComponent(role: Role, config: HookflowConfig, metrics: Metr
         role,
         fetch: createStreamApp(services).fetch,
         start: nothing,
+        release: () => services.streams.endAll(),
         stop: () => services.close(),
       };
     }
@@ -75,6 +84,7 @@ export function buildComponent(role: Role, config: HookflowConfig, metrics: Metr
         start: async () => {
           running = await startWorker(services);
         },
+        release: nothingToRelease,
         stop: async () => {
           await running?.close();
           await services.close();

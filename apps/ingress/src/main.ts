@@ -13,7 +13,9 @@ async function main(): Promise<void> {
   );
   const shutdown = () => {
     services.logger.info("shutting down");
-    // Stop taking requests, let the open ones finish, then flush batches and close connections.
+    // Sync-mode waits answer 408 now rather than hold shutdown for up to 120 s. Then stop taking
+    // requests, let the open ones finish, flush batches and close connections.
+    services.sync.releaseAll();
     server.close(() => {
       services.close().finally(() => process.exit(0));
     });

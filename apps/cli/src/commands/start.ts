@@ -74,6 +74,7 @@ export async function run(args: string[], config: HookflowConfig): Promise<numbe
     logger.error("shutdown took too long; exiting");
     process.exit(1);
   }, SHUTDOWN_DEADLINE_MS);
+  for (const component of components) component.release();
   await server.close(REQUEST_GRACE_MS);
   const clean = await stopAll(components, logger);
   clearTimeout(deadline);
