@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
-import type { Database } from "../../client.js";
 import { webhooks } from "../../schema/index.js";
+import type { DbExecutor } from "../pipeline-nodes/node-rows.js";
 
 /** Deletes the webhook; its events and attempts go with it (foreign keys cascade). */
 export async function deleteWebhook(
-  db: Database,
+  db: DbExecutor,
   id: string,
 ): Promise<{ ingressToken: string } | undefined> {
   const [row] = await db
