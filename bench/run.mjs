@@ -1,34 +1,52 @@
-// Hookflow benchmark. Starts the stack as real processes on loopback, drives load, and prints
-// side by side: bare baselines, ingress peak (with and without signature check), end-to-end
-// delivery with one worker, open-loop latency, peak RSS, and a bad-receiver run. Every run
-// checks that counts balance (accepted = delivered + failed + still pending) or is void.
+// Hookflow benchmark. Starts the stack as real processes on loopback, drives load from separate
+// processes (wrk for closed-loop peaks when installed, an undici client in a child process for
+// open loops and id-collecting runs), and prints side by side: bare node:http and bare Hono,
+// ingress peak with and without a signature check, ingress latency at fixed rates, end-to-end
+// delivery with one worker, peak RSS, and a bad-receiver run. Every phase checks that its counts
+// balance (accepted = stored = delivered + failed + still pending) or the run is void.
 //
-//   pnpm bench                 # full run, about 2 minutes
-//   BENCH_QUICK=1 pnpm bench   # shorter phases
-import { fork } from "node:child_process";
-import { createHmac, randomBytes } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { cpus, totalmem } from "node:os";
+//   pnpm bench                      # full run, about 4 minutes
+//   BENCH_QUICK=1 pnpm bench        # shorter phases
+//   BENCH_DRIVER=node pnpm bench    # closed-loop peaks with the Node client instead of wrk
+//   BENCH_CPU_PROF=1 pnpm bench     # also write V8 CPU profiles of ingress and worker
+//   BENCH_PHASES=ingress pnpm bench # baselines and the ingress alone (no worker phases)
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, totalmem } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
-import postgres from "postgres";
-import { closedLoop, openLoop } from "./lib/load.mjs";
+import { balance, counts } from "./lib/accounting.mjs";
+import { inChild, peak, peakDriverName } from "./lib/drivers.mjs";
 import { peakRssMb, startProcess, stopProcess } from "./lib/processes.mjs";
-import { fmt, summarize } from "./lib/stats.mjs";
+import { startReceiver } from "./lib/receiver-control.mjs";
+import { printSummary } from "./lib/report.mjs";
+import {
+  benchDatabaseUrl,
+  dropBenchDatabase,
+  dropBenchRedisKeys,
+  migrate,
+  newRunId,
+  seedWebhooks,
+} from "./lib/seed.mjs";
+import { fmt } from "./lib/stats.mjs";
+import { workerPhases } from "./lib/worker-phases.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CLI = join(ROOT, "apps/cli/dist/main.js");
 const QUICK = process.env.BENCH_QUICK === "1";
+/** BENCH_PHASES=ingress: baselines and the ingress alone, no worker (fast profiling loop). */
+const INGRESS_ONLY = process.env.BENCH_PHASES === "ingress";
 const PHASE_MS = QUICK ? 3000 : 8000;
-const run = randomBytes(4).toString("hex");
+const CONNECTIONS = 64;
+const run = newRunId();
 const BASE_DB = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const dbUrl = (() => {
-  const u = new URL(BASE_DB);
-  u.pathname = `/hookflow_bench_${run}`;
-  return u.toString();
-})();
+const dbUrl = benchDatabaseUrl(BASE_DB, run);
 const PORTS = { node: 18101, hono: 18102, ingress: 18103, worker: 18104, receiver: 18105 };
+const date = new Date().toISOString();
+const profDir = join(ROOT, `bench/results/prof-${date.replace(/[:.]/g, "-")}`);
+const profArgs =
+  process.env.BENCH_CPU_PROF === "1" ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : [];
 const env = {
   NODE_ENV: "production",
   DATABASE_URL: dbUrl,
@@ -40,148 +58,65 @@ const env = {
   HOOKFLOW_DELAY_SCALE: "0.01",
   LOG_LEVEL: "warn",
 };
-const body1k = JSON.stringify({
-  type: "order.created",
-  data: {
-    id: "ord_123",
-    items: Array.from({ length: 12 }, (_, i) => ({ sku: `SKU-${i}`, qty: i, price: 19.99 })),
-  },
-  pad: "x".repeat(300),
-});
+/** 1 KB of JSON, the payload of every phase. */
+const body1k = (() => {
+  const base = {
+    type: "order.created",
+    data: {
+      id: "ord_123",
+      items: Array.from({ length: 12 }, (_, i) => ({ sku: `SKU-${i}`, qty: i, price: 19.99 })),
+    },
+    pad: "",
+  };
+  base.pad = "x".repeat(1024 - JSON.stringify(base).length);
+  return JSON.stringify(base);
+})();
 
 const log = (...a) => process.stderr.write(`${a.join(" ")}\n`);
 const results = {
-  date: new Date().toISOString(),
+  date,
   machine: {
     cpus: cpus().length,
     model: cpus()[0]?.model,
     memGb: Math.round(totalmem() / 2 ** 30),
     node: process.version,
+    loadavgBefore: loadavg(),
   },
+  peakDriver: peakDriverName(),
+  connections: CONNECTIONS,
+  bodyBytes: Buffer.byteLength(body1k),
   phases: {},
 };
 
-function startReceiver() {
-  const child = fork(join(ROOT, "bench/lib/receiver.mjs"), [String(PORTS.receiver)], {
-    stdio: ["ignore", "ignore", "inherit", "ipc"],
-  });
-  const ask = (msg, type) =>
-    new Promise((resolve) => {
-      const on = (m) => {
-        if (m.type === type) {
-          child.off("message", on);
-          resolve(m);
-        }
-      };
-      child.on("message", on);
-      child.send(msg);
-    });
-  return {
-    child,
-    ready: new Promise((r) => child.once("message", r)),
-    setMode: (mode) => ask({ type: "mode", mode }, "ack"),
-    drain: () => ask({ type: "drain" }, "arrivals"),
-    reset: () => ask({ type: "reset" }, "ack"),
-  };
-}
+const post = (url, webhook, extra = {}) => ({
+  url,
+  path: `/api/in/${webhook.token}`,
+  body: body1k,
+  connections: CONNECTIONS,
+  durationMs: PHASE_MS,
+  ...extra,
+});
 
-async function migrateAndSeed(receiverUrl) {
-  await new Promise((resolve, reject) => {
-    const child = fork(CLI, ["migrate"], { env: { ...process.env, ...env }, stdio: "inherit" });
-    child.on("exit", (code) =>
-      code === 0 ? resolve() : reject(new Error(`migrate exited ${code}`)),
-    );
-  });
-  const sql = postgres(dbUrl, { max: 2, onnotice: () => {} });
-  const userId = `usr_bench${run}`;
-  await sql`insert into users (id, email, password_hash) values (${userId}, ${`bench-${run}@example.test`}, 'x')`;
-  const mk = async (name, extra) => {
-    const id = `wh_${name}${run}`;
-    const token = randomBytes(24).toString("base64url");
-    await sql`insert into webhooks ${sql({ id, owner_id: userId, name, target_url: receiverUrl, ingress_token: token, signing_secret: `whsec_${randomBytes(32).toString("base64")}`, max_retries: 20, retry_delay_seconds: 10, ...extra })}`;
-    return { id, token };
-  };
-  const plain = await mk("plain", {});
-  const secret = "bench-incoming-secret";
-  const signed = await mk("signed", {
-    incoming_signature_type: "custom",
-    incoming_signature_secret: secret,
-  });
-  const bad = await mk("bad", {});
-  return {
-    sql,
-    plain,
-    signed,
-    bad,
-    signature: `sha256=${createHmac("sha256", secret).update(body1k).digest("hex")}`,
-  };
-}
-
-async function counts(sql, webhookId) {
-  const rows =
-    await sql`select status, count(*)::int as n from events where webhook_id = ${webhookId} group by status`;
-  const by = Object.fromEntries(rows.map((r) => [r.status, r.n]));
-  const total = rows.reduce((a, r) => a + r.n, 0);
-  return {
-    total,
-    delivered: by.delivered ?? 0,
-    failed: by.failed ?? 0,
-    pending: (by.pending ?? 0) + (by.retrying ?? 0),
-    by,
-  };
-}
-
-async function waitSettled(sql, webhookId, accepted, timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  let c = await counts(sql, webhookId);
-  while (Date.now() < deadline && c.delivered + c.failed < accepted) {
-    await sleep(250);
-    c = await counts(sql, webhookId);
-  }
-  return c;
-}
-
-function balance(name, accepted, c) {
-  const ok = c.total === accepted && c.delivered + c.failed + c.pending === accepted;
-  return {
+const app = (name, role, port) =>
+  startProcess({
     name,
-    accepted,
-    stored: c.total,
-    delivered: c.delivered,
-    failed: c.failed,
-    stillPending: c.pending,
-    balanced: ok,
-  };
-}
-
-const collectIds = (map) => (text, t0) => {
-  try {
-    map.set(JSON.parse(text).eventId, t0);
-  } catch {}
-};
-
-async function endToEndLatency(receiver, sentAt) {
-  const { arrivals } = await receiver.drain();
-  const origin = performance.timeOrigin;
-  const lat = [];
-  const seen = new Set();
-  for (const [id, at] of arrivals) {
-    if (seen.has(id)) continue;
-    seen.add(id);
-    const t0 = sentAt.get(id);
-    if (t0 !== undefined) lat.push(at - (origin + t0));
-  }
-  return summarize(lat);
-}
+    args: [...profArgs, CLI, "start", "--role", role],
+    env: { ...env, PORT: String(port) },
+    healthUrl: `http://127.0.0.1:${port}/api/health`,
+    cwd: ROOT,
+  });
 
 async function main() {
   const procs = [];
-  const receiver = startReceiver();
+  const receiver = startReceiver(join(ROOT, "bench/lib/receiver.mjs"), PORTS.receiver);
   await receiver.ready;
+  await migrate(CLI, { ...env });
   const receiverUrl = `http://127.0.0.1:${PORTS.receiver}/hook`;
-  const { sql, plain, signed, bad, signature } = await migrateAndSeed(receiverUrl);
+  const seeded = await seedWebhooks({ dbUrl, run, receiverUrl, signedBody: body1k });
+  const { sql, plain, signed, bad, signature } = seeded;
+  const P = results.phases;
   try {
-    // (a) baselines, each alone on the machine.
+    // (a) Baselines, each alone on the machine, with the same driver as the ingress peak.
     for (const kind of ["node", "hono"]) {
       const p = await startProcess({
         name: kind,
@@ -190,212 +125,111 @@ async function main() {
         healthUrl: `http://127.0.0.1:${PORTS[kind]}/api/health`,
         cwd: ROOT,
       });
-      const r = await closedLoop({
-        url: `http://127.0.0.1:${PORTS[kind]}`,
-        path: "/api/in/x",
-        body: body1k,
-        durationMs: PHASE_MS,
-      });
-      results.phases[`baseline_${kind}`] = {
-        rps: r.rps,
-        p50: r.latency.p50,
-        p99: r.latency.p99,
-        rssMb: peakRssMb(p.pid),
-      };
+      const url = `http://127.0.0.1:${PORTS[kind]}`;
+      const r = await peak(post(url, { token: "x" }));
+      P[`baseline_${kind}`] = { rps: r.rps, p50: r.latency.p50, p99: r.latency.p99 };
       log(
-        `baseline ${kind}: ${fmt(r.rps, 0)} req/s p50 ${fmt(r.latency.p50)} ms p99 ${fmt(r.latency.p99)} ms`,
+        `baseline ${kind}: ${fmt(r.rps, 0)} req/s p50 ${fmt(r.latency.p50)} p99 ${fmt(r.latency.p99)} ms`,
       );
+      if (kind === "hono" && r.driver === "wrk") {
+        // Does the load generator matter? The same server, driven by the Node client.
+        const n = await inChild("closed", post(url, { token: "x" }));
+        P.loadgen_check = { honoWithWrk: r.rps, honoWithNodeClient: n.rps };
+        log(`bare Hono with the Node client instead: ${fmt(n.rps, 0)} req/s`);
+      }
       await stopProcess(p);
     }
 
-    // (a) ingress alone: durable accept (insert + enqueue) before every 202.
-    const ingress = await startProcess({
-      name: "ingress",
-      args: [CLI, "start", "--role", "ingress"],
-      env: { ...env, PORT: String(PORTS.ingress) },
-      healthUrl: `http://127.0.0.1:${PORTS.ingress}/api/health`,
-      cwd: ROOT,
-    });
+    // (a) Ingress alone: durable accept (insert + enqueue) before every 202.
+    const ingress = await app("ingress", "ingress", PORTS.ingress);
     procs.push(ingress);
     const ingressUrl = `http://127.0.0.1:${PORTS.ingress}`;
-    const a1 = await closedLoop({
-      url: ingressUrl,
-      path: `/api/in/${plain.token}`,
-      body: body1k,
-      durationMs: PHASE_MS,
-    });
-    const a2 = await closedLoop({
-      url: ingressUrl,
-      path: `/api/in/${signed.token}`,
-      body: body1k,
-      headers: { "x-webhook-signature": signature },
-      durationMs: PHASE_MS,
-    });
-    results.phases.ingress_peak = {
-      rps: a1.rps,
-      p50: a1.latency.p50,
-      p99: a1.latency.p99,
-      errors: a1.errors,
-      statuses: a1.statuses,
-    };
-    results.phases.ingress_peak_signed = {
+    const a1 = await peak(post(ingressUrl, plain));
+    const a2 = await peak(
+      post(ingressUrl, signed, { headers: { "x-webhook-signature": signature } }),
+    );
+    const hono = P.baseline_hono.rps;
+    P.ingress_peak = { rps: a1.rps, p50: a1.latency.p50, p99: a1.latency.p99, errors: a1.errors };
+    P.ingress_peak_signed = {
       rps: a2.rps,
       p50: a2.latency.p50,
       p99: a2.latency.p99,
       errors: a2.errors,
     };
+    P.ingress_ratio = { ofBareHono: a1.rps / hono, ofIssueFigure4k: a1.rps / 4000 };
     log(
-      `ingress: ${fmt(a1.rps, 0)} req/s (signed ${fmt(a2.rps, 0)}) p50 ${fmt(a1.latency.p50)} p99 ${fmt(a1.latency.p99)} ms; ${fmt((100 * a1.rps) / results.phases.baseline_hono.rps, 0)}% of bare Hono`,
+      `ingress: ${fmt(a1.rps, 0)} req/s (signed ${fmt(a2.rps, 0)}) p50 ${fmt(a1.latency.p50)} p99 ${fmt(a1.latency.p99)} ms; ${fmt(100 * P.ingress_ratio.ofBareHono, 1)}% of bare Hono`,
     );
-    const acceptedPlain = a1.ok;
-    const acceptedSigned = a2.ok;
+    await sleep(1000); // requests wrk abandoned at its stop may still be committing
+    const peakBalance = [
+      balance("plain", a1.ok, await counts(sql, plain.id), a1.unansweredAtMost ?? 0),
+      balance("signed", a2.ok, await counts(sql, signed.id), a2.unansweredAtMost ?? 0),
+    ];
+    P.ingress_peak.balance = peakBalance;
 
-    // (b) one worker drains the backlog the ingress phase left: pure delivery throughput.
-    await receiver.reset();
-    const drainStart = performance.now();
-    const worker = await startProcess({
-      name: "worker",
-      args: [CLI, "start", "--role", "worker"],
-      env: { ...env, PORT: String(PORTS.worker) },
-      healthUrl: `http://127.0.0.1:${PORTS.worker}/api/health`,
-      cwd: ROOT,
-    });
-    procs.push(worker);
-    const cPlain = await waitSettled(sql, plain.id, acceptedPlain, 180_000);
-    const drainSeconds = (performance.now() - drainStart) / 1000;
-    const cSigned = await waitSettled(sql, signed.id, acceptedSigned, 120_000);
-    const drainRate =
-      (cPlain.delivered + cSigned.delivered) / ((performance.now() - drainStart) / 1000);
-    results.phases.e2e_drain = {
-      eventsPerSecond: drainRate,
-      seconds: drainSeconds,
-      balance: [
-        balance("plain", acceptedPlain, cPlain),
-        balance("signed", acceptedSigned, cSigned),
-      ],
-    };
-    log(
-      `worker drain: ${fmt(drainRate, 0)} events/s delivered (backlog ${acceptedPlain + acceptedSigned})`,
-    );
-    await receiver.drain();
-
-    // (b') ingress and worker together at full closed-loop load.
-    const sentAt = new Map();
-    const before = await counts(sql, plain.id);
-    const b = await closedLoop({
-      url: ingressUrl,
-      path: `/api/in/${plain.token}`,
-      body: body1k,
-      durationMs: PHASE_MS,
-      onResponse: collectIds(sentAt),
-    });
-    const cB = await waitSettled(sql, plain.id, before.total + b.ok, 120_000);
-    const e2eB = await endToEndLatency(receiver, sentAt);
-    results.phases.e2e_concurrent = {
-      ingressRps: b.rps,
-      deliveredPerSecond: (cB.delivered - before.delivered) / b.seconds,
-      latency: e2eB,
-      balance: balance("plain", before.total + b.ok, cB),
-    };
-    log(
-      `together: ingress ${fmt(b.rps, 0)} req/s, e2e p50 ${fmt(e2eB.p50)} p99 ${fmt(e2eB.p99)} ms`,
-    );
-
-    // (c) open loop at fixed rates.
-    const peak = a1.rps;
-    for (const [label, rate] of [
-      ["500/s", 500],
-      ["50% of peak", Math.round(peak * 0.5)],
-      ["80% of peak", Math.round(peak * 0.8)],
-    ]) {
-      const sent = new Map();
+    // (c) Ingress alone at fixed rates (open loop, latency from the scheduled send time). No
+    // worker runs yet: this is the ingress's own latency; the backlog waits in the queue.
+    const peakRps = a1.rps;
+    for (const share of [0.5, 0.8]) {
+      const rate = Math.round(peakRps * share);
       const pre = await counts(sql, plain.id);
-      const r = await openLoop({
-        url: ingressUrl,
-        path: `/api/in/${plain.token}`,
-        body: body1k,
-        rate,
-        durationMs: PHASE_MS,
-        onResponse: collectIds(sent),
-      });
-      const c = await waitSettled(sql, plain.id, pre.total + r.ok, 120_000);
-      const e2e = await endToEndLatency(receiver, sent);
-      results.phases[`open_${rate}`] = {
-        label,
+      const r = await inChild("open", post(ingressUrl, plain, { rate, connections: 256 }));
+      const c = await counts(sql, plain.id);
+      P[`ingress_open_${share * 100}`] = {
         rate,
         achievedRps: r.achievedRps,
-        ingress: r.latency,
-        e2e,
+        latency: r.latency,
         errors: r.errors,
         balance: balance("plain", pre.total + r.ok, c),
       };
       log(
-        `open ${label} (${rate}/s): ingress p50 ${fmt(r.latency.p50)} p99 ${fmt(r.latency.p99)} ms; e2e p50 ${fmt(e2e.p50)} p99 ${fmt(e2e.p99)} ms`,
+        `ingress alone open ${share * 100}% of peak (${rate}/s): p50 ${fmt(r.latency.p50)} p99 ${fmt(r.latency.p99)} ms, errors ${r.errors}`,
       );
     }
 
-    // (e) bad receiver: 200 ms answers, 10 % HTTP 500, down for 10 s in the middle.
-    const badRate = 200;
-    const refSent = new Map();
-    const ref = await openLoop({
-      url: ingressUrl,
-      path: `/api/in/${bad.token}`,
-      body: body1k,
-      rate: badRate,
-      durationMs: PHASE_MS,
-      onResponse: collectIds(refSent),
-    });
-    await receiver.setMode({ mode: "bad", delayMs: 200, failRate: 0.1 });
-    const downTimer = (async () => {
-      await sleep(QUICK ? 1000 : 3000);
-      await receiver.setMode({ mode: "down" });
-      await sleep(10_000);
-      await receiver.setMode({ mode: "bad", delayMs: 200, failRate: 0.1 });
-    })();
-    const badRun = await openLoop({
-      url: ingressUrl,
-      path: `/api/in/${bad.token}`,
-      body: body1k,
-      rate: badRate,
-      durationMs: Math.max(PHASE_MS * 2, 15_000),
-      onResponse: collectIds(new Map()),
-    });
-    await downTimer;
-    const cBad = await waitSettled(sql, bad.id, ref.ok + badRun.ok, 240_000);
-    results.phases.bad_receiver = {
-      rate: badRate,
-      ingressP99Reference: ref.latency.p99,
-      ingressP99DuringBadReceiver: badRun.latency.p99,
-      ingressP50: badRun.latency.p50,
-      errors: badRun.errors,
-      balance: balance("bad", ref.ok + badRun.ok, cBad),
-    };
-    log(
-      `bad receiver: ingress p99 ${fmt(badRun.latency.p99)} ms (reference ${fmt(ref.latency.p99)} ms), delivered ${cBad.delivered}/${ref.ok + badRun.ok}, failed ${cBad.failed}`,
-    );
+    let worker = null;
+    if (!INGRESS_ONLY) {
+      await workerPhases({
+        P,
+        sql,
+        plain,
+        signed,
+        bad,
+        receiver,
+        ingressUrl,
+        peakRps,
+        post,
+        quick: QUICK,
+        phaseMs: PHASE_MS,
+        log,
+        startWorker: async () => {
+          worker = await app("worker", "worker", PORTS.worker);
+          procs.push(worker);
+        },
+      });
+    }
 
-    // (d) peak RSS.
-    results.phases.rss = { ingressMb: peakRssMb(ingress.pid), workerMb: peakRssMb(worker.pid) };
+    // (d) Peak RSS over the whole run (Linux VmHWM).
+    P.rss = { ingressMb: peakRssMb(ingress.pid), workerMb: worker ? peakRssMb(worker.pid) : null };
     log(
-      `peak RSS: ingress ${fmt(results.phases.rss.ingressMb, 0)} MB, worker ${fmt(results.phases.rss.workerMb, 0)} MB`,
+      `peak RSS: ingress ${fmt(P.rss.ingressMb, 0)} MB${worker ? `, worker ${fmt(P.rss.workerMb, 0)} MB` : ""}`,
     );
   } finally {
     for (const p of procs.reverse()) await stopProcess(p);
     receiver.child.kill();
     await sql.end();
-    const admin = postgres(BASE_DB, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`drop database if exists "hookflow_bench_${run}" with (force)`);
-    await admin.end();
+    await dropBenchDatabase(BASE_DB, run);
+    await dropBenchRedisKeys(env.REDIS_URL, env.HOOKFLOW_REDIS_PREFIX);
   }
 
-  const balances = Object.values(results.phases).flatMap((p) =>
-    p.balance ? [p.balance].flat() : [],
-  );
+  results.machine.loadavgAfter = loadavg();
+  const balances = Object.values(P).flatMap((p) => (p?.balance ? [p.balance].flat() : []));
   results.void = balances.some((b) => !b.balanced);
+  if (profArgs.length > 0) results.cpuProfiles = readdirSync(profDir).map((f) => join(profDir, f));
   mkdirSync(join(ROOT, "bench/results"), { recursive: true });
-  const file = join(ROOT, `bench/results/${results.date.replace(/[:.]/g, "-")}.json`);
+  const file = join(ROOT, `bench/results/${date.replace(/[:.]/g, "-")}.json`);
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
-  console.log(JSON.stringify(results, null, 2));
+  printSummary(results, log);
   if (results.void) {
     log("VOID: counts did not balance:", JSON.stringify(balances.filter((b) => !b.balanced)));
     process.exit(1);

@@ -23,15 +23,19 @@ import {
 } from "@hookflow/queue";
 import { Redis } from "ioredis";
 import { createGroupCommit, type GroupCommit } from "./ingress/group-commit.js";
+import { limitHeapGrowth } from "./ingress/heap-growth.js";
 import { createIngressMetrics, type IngressMetrics } from "./ingress/ingress-metrics.js";
 import { type EventToStore, type StoreOutcome, storeEvents } from "./ingress/store-events.js";
 import { createTokenCache, type TokenCache } from "./ingress/token-cache.js";
+import { createSyncWaiter, type SyncWaiter } from "./sync/sync-waiter.js";
 
 /** Group commit: a batch is written at 200 events or 3 ms after its first, whichever is first. */
 export const BATCH_MAX_ITEMS = 200;
 export const BATCH_MAX_WAIT_MS = 3;
 /** Bodies of one batch are capped too, so one INSERT stays a sane size. */
 export const BATCH_MAX_BYTES = 8 * 1024 * 1024;
+/** Batches being written at once; more waiting requests make the next batch larger instead. */
+export const BATCH_MAX_IN_FLIGHT = 2;
 export const TOKEN_CACHE_TTL_MS = 30_000;
 export const TOKEN_CACHE_MAX_ENTRIES = 10_000;
 const REDIS_WAIT_MS = 2_000;
@@ -52,6 +56,8 @@ export interface IngressServices {
   changes: EventEmitter;
   /** Resolves once the invalidation channel is subscribed (until then nothing is cached). */
   subscribed: () => Promise<void>;
+  /** Sync response mode: waits for an event's pipeline (one steps subscription, opened lazily). */
+  sync: SyncWaiter;
   now: () => number;
   close: () => Promise<void>;
 }
@@ -60,11 +66,14 @@ export interface BuildIngressServicesOptions {
   config: HookflowConfig;
   logger?: Logger;
   metrics?: Metrics;
+  /** How long a sync-mode request waits for its pipeline; default 120 s (tests shorten it). */
+  syncWaitMs?: number;
 }
 
 /** Composition root of the ingress: builds every long-lived part once. */
 export function buildIngressServices(options: BuildIngressServicesOptions): IngressServices {
   const { config } = options;
+  limitHeapGrowth();
   const logger = options.logger ?? createLogger({ level: config.logLevel, role: "ingress" });
   const metrics = options.metrics ?? createMetrics({ role: "ingress" });
   const ingressMetrics = createIngressMetrics(metrics);
@@ -125,9 +134,18 @@ export function buildIngressServices(options: BuildIngressServicesOptions): Ingr
     maxWaitMs: BATCH_MAX_WAIT_MS,
     weigh: (item) => item.bodyBytes,
     maxWeight: BATCH_MAX_BYTES,
+    maxInFlight: BATCH_MAX_IN_FLIGHT,
     flush: (items) => storeEvents({ db, redis, queues, logger, redisWaitMs: REDIS_WAIT_MS }, items),
     onFlush: ({ size, ok }) =>
       ingressMetrics.batchSize.observe({ outcome: ok ? "stored" : "failed" }, size),
+  });
+
+  const sync = createSyncWaiter({
+    redisUrl: config.redisUrl,
+    commandRedis: redis,
+    keys,
+    logger,
+    ...(options.syncWaitMs === undefined ? {} : { waitMs: options.syncWaitMs }),
   });
 
   return {
@@ -144,9 +162,11 @@ export function buildIngressServices(options: BuildIngressServicesOptions): Ingr
     batcher,
     changes,
     subscribed: () => subscribedOnce,
+    sync,
     now: () => Date.now(),
     close: async () => {
       await batcher.drain();
+      await sync.close();
       subscriber.disconnect();
       await closeDeliveryQueues(queues);
       redis.disconnect();

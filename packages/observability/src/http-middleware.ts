@@ -13,6 +13,10 @@ export function observeHttp(options: {
   metrics: Metrics;
 }): MiddlewareHandler {
   const { role, logger, metrics } = options;
+  // Label children per (method, route, status): prom-client hashes a label object on every call,
+  // a measurable share of a fast request; the combinations are few and bounded by the routes.
+  const counters = new Map<string, ReturnType<typeof metrics.httpRequests.labels>>();
+  const histograms = new Map<string, ReturnType<typeof metrics.httpDuration.labels>>();
   return async (c, next) => {
     const started = performance.now();
     const requestId = c.req.header("x-request-id") ?? crypto.randomUUID();
@@ -21,26 +25,40 @@ export function observeHttp(options: {
     const seconds = (performance.now() - started) / 1000;
     let route = "unmatched";
     try {
-      route =
-        c.res.status === 404 && routePath(c, -1) === "*"
-          ? "unmatched"
-          : routePath(c, -1) || "unmatched";
+      const matched = routePath(c, -1);
+      // A 404 that only matched a catch-all middleware (`*`, `/*`) names no route.
+      const catchAll = matched === "*" || matched === "/*";
+      route = (c.res.status === 404 && catchAll) || !matched ? "unmatched" : matched;
     } catch {
       route = "unmatched";
     }
     const status = c.res.status;
-    metrics.httpRequests.inc({ role, method: c.req.method, route, status: String(status) });
-    metrics.httpDuration.observe({ role, method: c.req.method, route }, seconds);
+    const method = c.req.method;
+    const routeKey = `${method} ${route}`;
+    const countKey = `${routeKey} ${status}`;
+    let counter = counters.get(countKey);
+    if (!counter) {
+      counter = metrics.httpRequests.labels({ role, method, route, status: String(status) });
+      counters.set(countKey, counter);
+    }
+    counter.inc();
+    let histogram = histograms.get(routeKey);
+    if (!histogram) {
+      histogram = metrics.httpDuration.labels({ role, method, route });
+      histograms.set(routeKey, histogram);
+    }
+    histogram.observe(seconds);
+    const level = status >= 500 ? "error" : "debug";
+    if (!logger.isLevelEnabled(level)) return;
     const line = {
       requestId,
-      method: c.req.method,
+      method,
       // Ingress tokens are credentials: never log them.
       path: c.req.path.replace(/^\/api\/in\/[^/]+/, "/api/in/:token"),
       route,
       status,
       durationMs: Math.round(seconds * 10000) / 10,
     };
-    if (status >= 500) logger.error(line, "request");
-    else logger.debug(line, "request");
+    logger[level](line, "request");
   };
 }

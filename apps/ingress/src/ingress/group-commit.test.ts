@@ -122,4 +122,78 @@ describe("createGroupCommit", () => {
       { size: 2, ok: false },
     ]);
   });
+
+  describe("with a bound on concurrent flushes", () => {
+    /** A flush the test finishes by hand, recording each batch it was given. */
+    function heldFlush() {
+      const batches: number[][] = [];
+      const releases: Array<() => void> = [];
+      const flush = (items: number[]) => {
+        batches.push(items);
+        return new Promise<number[]>((resolve) => releases.push(() => resolve(items)));
+      };
+      const until = async (condition: () => boolean) => {
+        while (!condition()) await new Promise((resolve) => setTimeout(resolve, 1));
+      };
+      return { batches, releases, flush, until };
+    }
+
+    it("keeps filling a batch whose window passed while every slot is taken, and flushes it with everything that arrived once a slot frees", async () => {
+      const held = heldFlush();
+      const commit = createGroupCommit<number, number>({
+        maxItems: 100,
+        maxWaitMs: 1,
+        maxInFlight: 1,
+        flush: held.flush,
+      });
+      const first = commit.submit(1);
+      await held.until(() => held.batches.length === 1);
+      const later = [commit.submit(2)];
+      // Several windows pass; the slot is still taken, so nothing else is flushed.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      later.push(commit.submit(3));
+      expect(held.batches).toEqual([[1]]);
+      held.releases[0]?.();
+      await held.until(() => held.batches.length === 2);
+      held.releases[1]?.();
+      await expect(first).resolves.toBe(1);
+      await expect(Promise.all(later)).resolves.toEqual([2, 3]);
+      expect(held.batches).toEqual([[1], [2, 3]]);
+    });
+
+    it("queues full batches while every slot is taken and flushes them in arrival order", async () => {
+      const held = heldFlush();
+      const commit = createGroupCommit<number, number>({
+        maxItems: 2,
+        maxWaitMs: 60_000,
+        maxInFlight: 1,
+        flush: held.flush,
+      });
+      const all = Promise.all([1, 2, 3, 4, 5, 6].map((n) => commit.submit(n)));
+      for (let released = 0; released < 3; released++) {
+        await held.until(() => held.batches.length === released + 1);
+        expect(held.releases).toHaveLength(released + 1);
+        held.releases[released]?.();
+      }
+      await expect(all).resolves.toEqual([1, 2, 3, 4, 5, 6]);
+      expect(held.batches).toEqual([
+        [1, 2],
+        [3, 4],
+        [5, 6],
+      ]);
+    });
+
+    it("flushes queued and open batches on drain", async () => {
+      const commit = createGroupCommit<number, number>({
+        maxItems: 2,
+        maxWaitMs: 60_000,
+        maxInFlight: 1,
+        flush: async (items) => items,
+      });
+      const pending = [1, 2, 3, 4, 5].map((n) => commit.submit(n));
+      await commit.drain();
+      await expect(Promise.all(pending)).resolves.toEqual([1, 2, 3, 4, 5]);
+      expect(commit.stats()).toEqual({ batches: 3, items: 5, failedBatches: 0 });
+    });
+  });
 });

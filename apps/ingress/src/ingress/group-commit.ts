@@ -1,8 +1,11 @@
 /**
  * Group commit: callers submit items one at a time and await their own result, while the items
- * are written in batches. A batch is flushed when it holds `maxItems` items (or `maxWeight`, when
+ * are written in batches. A batch is closed when it holds `maxItems` items (or `maxWeight`, when
  * items are weighed), or `maxWaitMs` after its first item arrived, whichever comes first. Each
- * batch is flushed exactly once; several batches may be in flight at the same time.
+ * batch is flushed exactly once. At most `maxInFlight` flushes run at the same time: under load
+ * a closed batch waits for a free slot, and an open batch whose window passed keeps filling
+ * until a slot frees, so batches grow with load instead of multiplying (fewer, larger writes),
+ * and an idle system still flushes after `maxWaitMs`.
  *
  * `flush` returns one result per item, in order. If it throws, every item of that batch gets the
  * error (error fan-out): no caller is ever told its item was written when the batch failed.
@@ -14,6 +17,8 @@ export interface GroupCommitOptions<I, R> {
   /** Optional size of an item (bytes, say); a batch is flushed once the sum reaches `maxWeight`. */
   weigh?: (item: I) => number;
   maxWeight?: number;
+  /** Flushes allowed to run at the same time; unbounded when absent. */
+  maxInFlight?: number;
   /** Called after every flush, successful or not, with the batch size. */
   onFlush?: (info: { size: number; ok: boolean }) => void;
 }
@@ -41,12 +46,17 @@ interface OpenBatch<I, R> {
   entries: Pending<I, R>[];
   weight: number;
   timer: NodeJS.Timeout | null;
+  /** Its window passed while every flush slot was taken: flush at the next free slot. */
+  due: boolean;
 }
 
 export function createGroupCommit<I, R>(options: GroupCommitOptions<I, R>): GroupCommit<I, R> {
   const { flush, maxItems, maxWaitMs, weigh, onFlush } = options;
   const maxWeight = options.maxWeight ?? Number.POSITIVE_INFINITY;
+  const maxInFlight = Math.max(1, options.maxInFlight ?? Number.POSITIVE_INFINITY);
   const inFlight = new Set<Promise<void>>();
+  /** Closed batches waiting for a flush slot, oldest first. */
+  const ready: Pending<I, R>[][] = [];
   const stats: GroupCommitStats = { batches: 0, items: 0, failedBatches: 0 };
   let open: OpenBatch<I, R> | null = null;
 
@@ -71,13 +81,41 @@ export function createGroupCommit<I, R>(options: GroupCommitOptions<I, R>): Grou
     onFlush?.({ size: entries.length, ok: true });
   }
 
+  function start(entries: Pending<I, R>[]): void {
+    const flushing = run(entries);
+    inFlight.add(flushing);
+    void flushing.finally(() => {
+      inFlight.delete(flushing);
+      pump();
+    });
+  }
+
+  /** Starts waiting work while slots are free: closed batches first, then a due open batch. */
+  function pump(): void {
+    while (inFlight.size < maxInFlight) {
+      const next = ready.shift();
+      if (next) {
+        start(next);
+      } else if (open?.due) {
+        close(open);
+      } else {
+        return;
+      }
+    }
+  }
+
   function close(batch: OpenBatch<I, R>): void {
     if (open === batch) open = null;
     if (batch.timer) clearTimeout(batch.timer);
     batch.timer = null;
-    const flushing = run(batch.entries);
-    inFlight.add(flushing);
-    void flushing.finally(() => inFlight.delete(flushing));
+    ready.push(batch.entries);
+    pump();
+  }
+
+  function windowPassed(batch: OpenBatch<I, R>): void {
+    batch.timer = null;
+    if (inFlight.size < maxInFlight) close(batch);
+    else batch.due = true;
   }
 
   return {
@@ -85,8 +123,8 @@ export function createGroupCommit<I, R>(options: GroupCommitOptions<I, R>): Grou
       new Promise<R>((resolve, reject) => {
         let batch = open;
         if (!batch) {
-          const created: OpenBatch<I, R> = { entries: [], weight: 0, timer: null };
-          created.timer = setTimeout(() => close(created), maxWaitMs);
+          const created: OpenBatch<I, R> = { entries: [], weight: 0, timer: null, due: false };
+          created.timer = setTimeout(() => windowPassed(created), maxWaitMs);
           open = created;
           batch = created;
         }
@@ -97,7 +135,10 @@ export function createGroupCommit<I, R>(options: GroupCommitOptions<I, R>): Grou
     stats: () => ({ ...stats }),
     drain: async () => {
       if (open) close(open);
-      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+      while (inFlight.size > 0 || ready.length > 0) {
+        pump();
+        await Promise.allSettled([...inFlight]);
+      }
     },
   };
 }

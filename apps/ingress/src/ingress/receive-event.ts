@@ -41,6 +41,15 @@ const SIGNATURE_MESSAGES: Record<VerifyFailureReason, string> = {
   mismatch: "Invalid signature",
 };
 
+/**
+ * The event type as stored: JSON can spell U+0000 (`"\u0000"`), which Postgres text cannot hold,
+ * and one such value would fail the INSERT of its whole batch, other senders' events included.
+ */
+function storableType(payload: unknown): string | null {
+  const type = eventTypeOf(payload);
+  return type?.includes("\u0000") ? type.replaceAll("\u0000", "") : type;
+}
+
 /** Postgres and Redis failures become 503: the sender should retry, nothing was accepted. */
 async function infra<T>(what: string, work: Promise<T>): Promise<T> {
   try {
@@ -137,7 +146,7 @@ export async function receiveEvent(
         row: {
           id: eventId,
           webhookId: webhook.id,
-          eventType: eventTypeOf(payload),
+          eventType: storableType(payload),
           body: text,
           headers: sanitizeHeaders(request.headers),
           sourceIp: input.sourceIp,

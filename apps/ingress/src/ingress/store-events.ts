@@ -3,7 +3,7 @@ import {
   deleteIngressEvents,
   type IngressEventRow,
   type IngressInsertOutcome,
-  insertIngressEvents,
+  insertIngressEventBatch,
 } from "@hookflow/db";
 import { type AppError, NotFoundError, UnavailableError } from "@hookflow/domain";
 import type { Logger } from "@hookflow/observability";
@@ -47,7 +47,7 @@ export async function storeEvents(
   const rows = items.map((item) => item.row);
   let outcomes: IngressInsertOutcome[];
   try {
-    outcomes = await insertIngressEvents(deps.db.db, rows);
+    outcomes = await insertIngressEventBatch(deps.db, rows);
   } catch (error) {
     deps.logger.error({ err: error, batch: rows.length }, "event insert failed");
     throw new UnavailableError("Event store unavailable", error);

@@ -1,0 +1,89 @@
+// The run's results side by side with the issue's targets.
+import { fmt } from "./stats.mjs";
+
+export function printSummary(results, log) {
+  const P = results.phases;
+  const row = (measure, value, target = "") => log(`| ${measure} | ${value} | ${target} |`);
+  const lat = (l) => `p50 ${fmt(l.p50)} ms, p99 ${fmt(l.p99)} ms`;
+  const m = results.machine;
+  log("");
+  log(`${results.date}: ${m.cpus} x ${m.model}, ${m.memGb} GiB, Node ${m.node}`);
+  log(
+    `load average before ${m.loadavgBefore.map((x) => x.toFixed(2)).join(" ")}, after ${m.loadavgAfter.map((x) => x.toFixed(2)).join(" ")}`,
+  );
+  log(
+    `closed-loop driver: ${results.peakDriver}, ${results.connections} connections, ${results.bodyBytes}-byte JSON body`,
+  );
+  log("");
+  log("| measure | result | target |");
+  log("|---|---|---|");
+  row(
+    "bare node:http 202",
+    `${fmt(P.baseline_node.rps, 0)} req/s, ${lat(P.baseline_node)}`,
+    "baseline",
+  );
+  row("bare Hono 202", `${fmt(P.baseline_hono.rps, 0)} req/s, ${lat(P.baseline_hono)}`, "baseline");
+  if (P.loadgen_check) {
+    row(
+      "bare Hono, Node client instead of wrk",
+      `${fmt(P.loadgen_check.honoWithNodeClient, 0)} req/s`,
+      "",
+    );
+  }
+  row(
+    "ingress, durable accept, no signature",
+    `${fmt(P.ingress_peak.rps, 0)} req/s, ${lat(P.ingress_peak)}; ${fmt(100 * P.ingress_ratio.ofBareHono, 1)} % of bare Hono, ${fmt(100 * P.ingress_ratio.ofIssueFigure4k, 0)} % of 4k/s`,
+    ">= 40 % of bare Hono (issue: about 4k/s)",
+  );
+  row(
+    "ingress, custom HMAC signature",
+    `${fmt(P.ingress_peak_signed.rps, 0)} req/s, ${lat(P.ingress_peak_signed)}`,
+    "",
+  );
+  for (const share of [50, 80]) {
+    const o = P[`ingress_open_${share}`];
+    if (o)
+      row(
+        `ingress alone, open loop ${o.rate}/s (${share} % of peak)`,
+        lat(o.latency),
+        share === 50 ? "p99 < 25 ms" : "",
+      );
+  }
+  if (!P.e2e_drain) {
+    row("peak RSS", `ingress ${fmt(P.rss.ingressMb, 0)} MB`, "ingress < 150 MB");
+    log("");
+    log(results.void ? "VOID: some counts did not balance" : "every phase balanced");
+    return;
+  }
+  row(
+    "one worker draining the backlog",
+    `${fmt(P.e2e_drain.eventsPerSecond, 0)} events/s (${P.e2e_drain.backlog} events)`,
+    ">= 1,500 events/s",
+  );
+  row(
+    "ingress + worker, closed loop",
+    `ingress ${fmt(P.e2e_concurrent.ingressRps, 0)} req/s; e2e ${lat(P.e2e_concurrent.latency)}`,
+    "",
+  );
+  for (const [key, o] of Object.entries(P)) {
+    if (!key.startsWith("open_")) continue;
+    row(
+      `with worker, open loop ${o.rate}/s (${o.label})`,
+      `ingress ${lat(o.ingress)}; e2e ${lat(o.e2e)}`,
+      o.rate === 500 ? "e2e p50 < 15 ms, p99 < 50 ms" : "",
+    );
+  }
+  const b = P.bad_receiver;
+  row(
+    `bad receiver at ${b.rate}/s`,
+    `${b.balance.delivered} of ${b.balance.accepted} delivered, ${b.balance.failed} failed; ingress p99 ${fmt(b.ingressP99DuringBadReceiver)} ms vs ${fmt(b.ingressP99Reference)} ms healthy`,
+    "no loss, unchanged ingress p99",
+  );
+  row(
+    "peak RSS",
+    `ingress ${fmt(P.rss.ingressMb, 0)} MB, worker ${fmt(P.rss.workerMb, 0)} MB`,
+    "ingress < 150 MB, worker < 200 MB",
+  );
+  log("");
+  log(results.void ? "VOID: some counts did not balance" : "every phase balanced");
+}

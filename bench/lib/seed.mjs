@@ -1,0 +1,82 @@
+// A throwaway database for one bench run: migrated with the CLI, seeded with a user and the
+// webhooks the phases post to. Dropped again by `dropBenchDatabase`.
+import { fork } from "node:child_process";
+import { createHmac, randomBytes } from "node:crypto";
+import { createRequire } from "node:module";
+import postgres from "postgres";
+
+export function benchDatabaseUrl(baseUrl, run) {
+  const u = new URL(baseUrl);
+  u.pathname = `/hookflow_bench_${run}`;
+  return u.toString();
+}
+
+/** Runs `hookflow migrate` against `env.DATABASE_URL` (creates the database). */
+export function migrate(cli, env) {
+  return new Promise((resolve, reject) => {
+    const child = fork(cli, ["migrate"], {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "ignore", "inherit", "ipc"],
+    });
+    child.on("exit", (code) =>
+      code === 0 ? resolve() : reject(new Error(`migrate exited ${code}`)),
+    );
+  });
+}
+
+/**
+ * Seeds one user and three webhooks pointing at `receiverUrl`: `plain` (no incoming signature),
+ * `signed` (custom HMAC over `signedBody`), `bad` (for the bad-receiver phase).
+ */
+export async function seedWebhooks({ dbUrl, run, receiverUrl, signedBody }) {
+  const sql = postgres(dbUrl, { max: 2, onnotice: () => {} });
+  const userId = `usr_bench${run}`;
+  await sql`insert into users (id, email, password_hash) values (${userId}, ${`bench-${run}@example.test`}, 'x')`;
+  const mk = async (name, extra) => {
+    const id = `wh_${name}${run}`;
+    const token = randomBytes(24).toString("base64url");
+    await sql`insert into webhooks ${sql({ id, owner_id: userId, name, target_url: receiverUrl, ingress_token: token, signing_secret: `whsec_${randomBytes(32).toString("base64")}`, max_retries: 20, retry_delay_seconds: 10, ...extra })}`;
+    return { id, token };
+  };
+  const plain = await mk("plain", {});
+  const secret = "bench-incoming-secret";
+  const signed = await mk("signed", {
+    incoming_signature_type: "custom",
+    incoming_signature_secret: secret,
+  });
+  const bad = await mk("bad", {});
+  return {
+    sql,
+    plain,
+    signed,
+    bad,
+    signature: `sha256=${createHmac("sha256", secret).update(signedBody).digest("hex")}`,
+  };
+}
+
+export async function dropBenchDatabase(baseUrl, run) {
+  const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`drop database if exists "hookflow_bench_${run}" with (force)`);
+  await admin.end();
+}
+
+/** Deletes every Redis key of the run's prefix (queues, streams, rate windows). */
+export async function dropBenchRedisKeys(redisUrl, prefix) {
+  // ioredis is a dependency of @hookflow/queue, not of the workspace root.
+  const { Redis } = createRequire(new URL("../../packages/queue/package.json", import.meta.url))(
+    "ioredis",
+  );
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+  try {
+    let cursor = "0";
+    do {
+      const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}*`, "COUNT", 1000);
+      cursor = next;
+      if (keys.length > 0) await redis.unlink(...keys);
+    } while (cursor !== "0");
+  } finally {
+    redis.disconnect();
+  }
+}
+
+export const newRunId = () => randomBytes(4).toString("hex");
