@@ -1,10 +1,6 @@
-import { buildApiServices, createApiApp, ensureBootstrapUser } from "@hookflow/api";
 import type { HookflowConfig } from "@hookflow/config";
 import { migrateDatabase } from "@hookflow/db";
-import { buildIngressServices, createIngressApp } from "@hookflow/ingress";
 import { createLogger, type Metrics } from "@hookflow/observability";
-import { buildStreamServices, createStreamApp } from "@hookflow/stream";
-import { buildWorkerServices, createWorkerHttpApp, startWorker } from "@hookflow/worker";
 import type { Role } from "./commands/start-args.js";
 import type { FetchHandler } from "./compose-fetch.js";
 
@@ -34,11 +30,20 @@ export async function migrate(config: HookflowConfig): Promise<void> {
   await migrateDatabase({ url: config.databaseUrl, log: (message) => logger.info(message) });
 }
 
-/** Builds one role's services and app. The api role expects migrations to have run. */
-export function buildComponent(role: Role, config: HookflowConfig, metrics: Metrics): Component {
+/**
+ * Builds one role's services and app. The api role expects migrations to have run. Each role's
+ * app is imported only when that role runs, so a single-role process does not carry the others'
+ * code (about 19 MB of RSS for the ingress).
+ */
+export async function buildComponent(
+  role: Role,
+  config: HookflowConfig,
+  metrics: Metrics,
+): Promise<Component> {
   const logger = createLogger({ level: config.logLevel, role });
   switch (role) {
     case "api": {
+      const { buildApiServices, createApiApp, ensureBootstrapUser } = await import("@hookflow/api");
       const services = buildApiServices({ config, logger, metrics });
       return {
         role,
@@ -56,6 +61,7 @@ export function buildComponent(role: Role, config: HookflowConfig, metrics: Metr
       };
     }
     case "ingress": {
+      const { buildIngressServices, createIngressApp } = await import("@hookflow/ingress");
       const services = buildIngressServices({ config, logger, metrics });
       return {
         role,
@@ -66,6 +72,7 @@ export function buildComponent(role: Role, config: HookflowConfig, metrics: Metr
       };
     }
     case "stream": {
+      const { buildStreamServices, createStreamApp } = await import("@hookflow/stream");
       const services = buildStreamServices({ config, logger, metrics });
       return {
         role,
@@ -76,6 +83,9 @@ export function buildComponent(role: Role, config: HookflowConfig, metrics: Metr
       };
     }
     case "worker": {
+      const { buildWorkerServices, createWorkerHttpApp, startWorker } = await import(
+        "@hookflow/worker"
+      );
       const services = buildWorkerServices({ config, logger, metrics });
       let running: { close: () => Promise<void> } | null = null;
       return {

@@ -47,7 +47,7 @@ export async function run(args: string[], config: HookflowConfig): Promise<numbe
   const components: Component[] = [];
   let server: Awaited<ReturnType<typeof listen>>;
   try {
-    for (const name of roles) components.push(buildComponent(name, config, metrics));
+    for (const name of roles) components.push(await buildComponent(name, config, metrics));
     const byRole = (name: Role) => {
       const found = components.find((component) => component.role === name);
       if (!found) throw new Error(`role ${name} is not running`);

@@ -54,7 +54,7 @@ export function registerIngest(app: Hono, services: IngressServices): void {
           const sync = await answerSync(
             services,
             { token, webhookId: result.webhookId, ...result.body },
-            c.req.raw.signal,
+            () => c.req.raw.signal,
           );
           if (sync) {
             span.setAttribute("hookflow.sync_status", sync.syncStatus);
