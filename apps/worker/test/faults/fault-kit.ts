@@ -3,8 +3,17 @@ import { fileURLToPath } from "node:url";
 import { type Database, type deliveryAttempts, type events, users, webhooks } from "@hookflow/db";
 import { newId } from "@hookflow/domain";
 import { createDeliveryQueues, type DeliveryQueues } from "@hookflow/queue";
-import { type ChildApp, startChildApp, waitUntil } from "@hookflow/testing";
+import {
+  type ChildApp,
+  createTestDatabase,
+  createTestRedisPrefix,
+  startChildApp,
+  type TestDatabase,
+  type TestRedisPrefix,
+  waitUntil,
+} from "@hookflow/testing";
 import { Redis } from "ioredis";
+import { type FaultReceiver, startFaultReceiver } from "./fault-receiver.js";
 
 /** The built CLI (the root `pnpm test` builds before jest runs). */
 export const CLI = fileURLToPath(new URL("../../../cli/dist/main.js", import.meta.url));
@@ -188,4 +197,52 @@ export function deliveryLogs(app: ChildApp, eventId?: string) {
   return app
     .logs()
     .filter((line) => line.msg === "delivery job" && (!eventId || line.eventId === eventId));
+}
+
+export type QueueFaultSuite = {
+  database: TestDatabase;
+  redis: TestRedisPrefix;
+  receiver: FaultReceiver;
+  queues: ReturnType<typeof openQueues>;
+  ingress: ChildApp;
+  ownerId: string;
+  env: Record<string, string>;
+  /** Workers started by a test; all are killed after each test. */
+  workers: ReturnType<typeof createApps>;
+};
+
+/**
+ * Registers the hooks of a suite that runs workers against one ingress on a test database and
+ * Redis prefix: the returned object is filled in `beforeAll`; workers and held requests are
+ * cleared after each test, and everything is torn down after all.
+ */
+export function useQueueFaultSuite(timeoutMs: number): QueueFaultSuite {
+  const apps = createApps();
+  const suite = { workers: createApps() } as QueueFaultSuite;
+  beforeAll(async () => {
+    suite.database = await createTestDatabase();
+    suite.redis = createTestRedisPrefix();
+    suite.receiver = await startFaultReceiver();
+    suite.queues = openQueues(suite.redis.url, suite.redis.prefix);
+    suite.env = appEnv({
+      databaseUrl: suite.database.url,
+      redisUrl: suite.redis.url,
+      prefix: suite.redis.prefix,
+    });
+    suite.ownerId = await seedOwner(suite.database.db);
+    suite.ingress = await apps.start("ingress", suite.env);
+  }, timeoutMs);
+  afterEach(async () => {
+    await suite.workers.killAll();
+    suite.receiver.release();
+  }, timeoutMs);
+  afterAll(async () => {
+    await suite.workers.killAll();
+    await apps.killAll();
+    await suite.queues?.close();
+    await suite.receiver?.close();
+    await suite.redis?.destroy();
+    await suite.database?.destroy();
+  }, timeoutMs);
+  return suite;
 }

@@ -112,3 +112,17 @@ export async function startFaultReceiver(): Promise<FaultReceiver> {
     },
   };
 }
+
+/**
+ * Holds the first request to `path` open, running `onHold` (e.g. signalling a worker) as it
+ * arrives; every other request is answered 200.
+ */
+export function holdFirstAt(receiver: FaultReceiver, path: string, onHold?: () => void): void {
+  let held = false;
+  receiver.reply((arrival) => {
+    if (arrival.path !== path || held) return { status: 200 };
+    held = true;
+    onHold?.();
+    return { hold: true };
+  });
+}

@@ -19,7 +19,7 @@ import {
   seedWebhook,
   waitForEvents,
 } from "./fault-kit.js";
-import { type FaultReceiver, startFaultReceiver } from "./fault-receiver.js";
+import { type FaultReceiver, holdFirstAt, startFaultReceiver } from "./fault-receiver.js";
 
 const TEST_TIMEOUT_MS = 90_000;
 const PREFIX = "hf_fault_pg";
@@ -129,12 +129,7 @@ describe("a delivery whose attempt cannot be recorded after the receiver answere
     async () => {
       const dupWebhook = await seedWebhook(db.db, ownerId, { targetUrl: `${receiver.url}/dup` });
       const worker = await apps.start("worker", env);
-      let first = true;
-      receiver.reply((arrival) => {
-        if (arrival.path !== "/dup" || !first) return { status: 200 };
-        first = false;
-        return { hold: true };
-      });
+      holdFirstAt(receiver, "/dup");
       const { eventId } = await post(ingress, dupWebhook.ingressToken, { order: "dup" });
       if (!eventId) throw new Error("not accepted");
       await waitUntil(() =>

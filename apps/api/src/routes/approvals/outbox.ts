@@ -1,17 +1,9 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { listMailOfSource } from "@hookflow/db";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
 import { loadVisibleNode } from "../nodes/node-records.js";
-import {
-  BEARER,
-  errorResponses,
-  idParams,
-  PageQuery,
-  scopeGuard,
-  TotalCountHeader,
-} from "../nodes/resource-route-kit.js";
-import { APPROVAL_NODES_TAG } from "./approval-route-kit.js";
+import { approvalNodeListRoute } from "./approval-node-list-route.js";
 
 const OutboxMail = z
   .object({
@@ -31,26 +23,15 @@ const OutboxMail = z
   })
   .openapi("OutboxMail");
 
-const route = createRoute({
-  method: "get",
-  path: "/api/approval-nodes/{id}/outbox",
-  tags: [APPROVAL_NODES_TAG],
+const route = approvalNodeListRoute({
+  list: "outbox",
   summary: "List the approval mails of an approval node",
   description:
     "Every approval request this gate mailed, newest first, with its approve and reject links. " +
     "Without SMTP_URL mail is only kept here (status outbox); with it the list records what " +
     "was sent or failed. A plain array; the total is in X-Total-Count. Needs canvas:read.",
-  security: BEARER,
-  middleware: [scopeGuard("canvas:read")] as const,
-  request: { params: idParams("apr_01J9Z3K8Q4T6V2X7Y5W0A1B2C3"), query: PageQuery },
-  responses: {
-    200: {
-      description: "One page of mails",
-      headers: TotalCountHeader,
-      content: { "application/json": { schema: z.array(OutboxMail) } },
-    },
-    ...errorResponses("Approval node", 400, 401, 403, 404),
-  },
+  pageDescription: "One page of mails",
+  item: OutboxMail,
 });
 
 function statusOf(value: string): "outbox" | "sent" | "failed" {

@@ -1,17 +1,10 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { listPendingApprovals } from "@hookflow/db";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
 import { loadVisibleNode } from "../nodes/node-records.js";
-import {
-  BEARER,
-  errorResponses,
-  idParams,
-  PageQuery,
-  scopeGuard,
-  TotalCountHeader,
-} from "../nodes/resource-route-kit.js";
-import { APPROVAL_NODES_TAG, PREVIEW_CHARS } from "./approval-route-kit.js";
+import { approvalNodeListRoute } from "./approval-node-list-route.js";
+import { PREVIEW_CHARS } from "./approval-route-kit.js";
 
 const PendingApproval = z
   .object({
@@ -30,26 +23,15 @@ const PendingApproval = z
   })
   .openapi("PendingApproval");
 
-const route = createRoute({
-  method: "get",
-  path: "/api/approval-nodes/{id}/pending",
-  tags: [APPROVAL_NODES_TAG],
+const route = approvalNodeListRoute({
+  list: "pending",
   summary: "List events waiting at an approval node",
   description:
     "Events parked at this gate and not yet approved, rejected or timed out, oldest first (they " +
     "time out first). A plain array; the total is in X-Total-Count. page defaults to 1, limit " +
     "to 20 (max 100). Needs canvas:read.",
-  security: BEARER,
-  middleware: [scopeGuard("canvas:read")] as const,
-  request: { params: idParams("apr_01J9Z3K8Q4T6V2X7Y5W0A1B2C3"), query: PageQuery },
-  responses: {
-    200: {
-      description: "One page of waiting events",
-      headers: TotalCountHeader,
-      content: { "application/json": { schema: z.array(PendingApproval) } },
-    },
-    ...errorResponses("Approval node", 400, 401, 403, 404),
-  },
+  pageDescription: "One page of waiting events",
+  item: PendingApproval,
 });
 
 export function registerPendingApprovals(app: ApiApp, services: ApiServices): void {

@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { EVENT_STATUSES, listEventsPage } from "@hookflow/db";
 import { ValidationError } from "@hookflow/domain";
 import type { ApiApp } from "../../http/api-app.js";
+import { pageQueryFields } from "../../http/page-query.js";
 import type { ApiServices } from "../../services.js";
 import { EventSummary, toEventSummary } from "./event-body.js";
 import {
@@ -58,19 +59,7 @@ const ListQuery = z.object({
     .openapi({ param: { name: "eventType", in: "query" } }),
   dateFrom: IsoBound("dateFrom", "Events created at or after this instant (a date: its start)"),
   dateTo: IsoBound("dateTo", "Events created at or before this instant (a date: its whole day)"),
-  page: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .default(1)
-    .openapi({ param: { name: "page", in: "query" }, description: "1-based page number" }),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(EVENT_PAGE_MAX_LIMIT)
-    .default(EVENT_PAGE_DEFAULT_LIMIT)
-    .openapi({ param: { name: "limit", in: "query" }, description: "Page size, at most 100" }),
+  ...pageQueryFields(EVENT_PAGE_DEFAULT_LIMIT, EVENT_PAGE_MAX_LIMIT),
 });
 
 const EventPage = z

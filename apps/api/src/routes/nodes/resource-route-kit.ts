@@ -4,6 +4,7 @@ import type { MiddlewareHandler } from "hono";
 import { requireScope } from "../../auth/access.js";
 import type { Actor, Scope } from "../../auth/actor.js";
 import type { AuthEnv } from "../../auth/authenticate.js";
+import { pageQueryFields } from "../../http/page-query.js";
 
 /**
  * Pieces shared by the canvas resources (every node family and canvas snapshots): paging,
@@ -15,21 +16,7 @@ export const BEARER = [{ bearerAuth: [] }];
 export const PAGE_DEFAULT_LIMIT = 20;
 export const PAGE_MAX_LIMIT = 100;
 
-export const PageQuery = z.object({
-  page: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .default(1)
-    .openapi({ param: { name: "page", in: "query" }, description: "1-based page number" }),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(PAGE_MAX_LIMIT)
-    .default(PAGE_DEFAULT_LIMIT)
-    .openapi({ param: { name: "limit", in: "query" }, description: "Page size, at most 100" }),
-});
+export const PageQuery = z.object(pageQueryFields(PAGE_DEFAULT_LIMIT, PAGE_MAX_LIMIT));
 
 export function idParams(example: string) {
   return z.object({

@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { listWebhooksPage } from "@hookflow/db";
 import { WebhookResponse } from "@hookflow/domain";
 import type { ApiApp } from "../../http/api-app.js";
+import { pageQueryFields } from "../../http/page-query.js";
 import type { ApiServices } from "../../services.js";
 import {
   BEARER,
@@ -14,21 +15,7 @@ import {
 export const WEBHOOK_PAGE_DEFAULT_LIMIT = 20;
 export const WEBHOOK_PAGE_MAX_LIMIT = 100;
 
-const ListQuery = z.object({
-  page: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .default(1)
-    .openapi({ param: { name: "page", in: "query" }, description: "1-based page number" }),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(WEBHOOK_PAGE_MAX_LIMIT)
-    .default(WEBHOOK_PAGE_DEFAULT_LIMIT)
-    .openapi({ param: { name: "limit", in: "query" }, description: "Page size, at most 100" }),
-});
+const ListQuery = z.object(pageQueryFields(WEBHOOK_PAGE_DEFAULT_LIMIT, WEBHOOK_PAGE_MAX_LIMIT));
 
 const route = createRoute({
   method: "get",
