@@ -65,6 +65,13 @@ export interface BuildWorkerServicesOptions {
   sweeper?: Partial<SweeperOptions>;
 }
 
+/**
+ * Steps gather this long before one Redis call publishes them: a fast delivery's three messages
+ * and those of every job finishing meanwhile share the call. Live viewers see steps at most this
+ * much later.
+ */
+const STEP_FLUSH_DELAY_MS = 5;
+
 function defaultSweeper(delayScale: number): SweeperOptions {
   return {
     intervalMs: Math.max(250, Math.round(5_000 * delayScale)),
@@ -117,7 +124,7 @@ export function buildWorkerServices(options: BuildWorkerServicesOptions): Worker
   const breaker = createCircuitBreakerStore({ redis, keyOf: keys.circuit });
   const now = options.now ?? (() => new Date());
   const steps = createStepReporter({
-    publisher: createStepPublisher({ redis, keys }),
+    publisher: createStepPublisher({ redis, keys, flushDelayMs: STEP_FLUSH_DELAY_MS }),
     logger,
     now,
   });

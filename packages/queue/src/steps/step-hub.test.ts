@@ -89,6 +89,26 @@ describe("step publisher and hub", () => {
     expect(seqs).toEqual(Array.from({ length: 450 }, (_, n) => n + 1));
   });
 
+  it("with a flush delay, keeps the order of messages published over several turns", async () => {
+    const delayed = createStepPublisher({ redis: commands, keys, flushDelayMs: 20 });
+    const eventId = nextEvent();
+    const pending: Promise<number>[] = [];
+    for (let n = 1; n <= 6; n++) {
+      pending.push(delayed.publish(eventId, stepOf(eventId, `n${n}`)));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(await Promise.all(pending)).toEqual([1, 2, 3, 4, 5, 6]);
+    const raws = await commands.lrange(keys.stepBuffer(eventId), 0, -1);
+    expect(raws.map((raw) => JSON.parse(raw).message.step.nodeId)).toEqual([
+      "n1",
+      "n2",
+      "n3",
+      "n4",
+      "n5",
+      "n6",
+    ]);
+  });
+
   it("caps the buffer by dropping the oldest messages while numbers keep counting", async () => {
     const small = createStepPublisher({ redis: commands, keys, bufferMaxEntries: 3 });
     const eventId = nextEvent();

@@ -52,6 +52,12 @@ export interface CreateStepPublisherOptions {
   keys: RedisKeys;
   bufferTtlSeconds?: number;
   bufferMaxEntries?: number;
+  /**
+   * How long messages gather before one script call takes them all (0: the next event-loop turn).
+   * A few ms lets a fast delivery's `running`, final step and `done`, and the steps of every other
+   * job finishing meanwhile, share one call.
+   */
+  flushDelayMs?: number;
 }
 
 /** The counter beside an event's buffer; it expires with the buffer. */
@@ -78,6 +84,7 @@ export function createStepPublisher(options: CreateStepPublisherOptions): StepPu
   const { redis, keys } = options;
   const ttl = options.bufferTtlSeconds ?? STEP_BUFFER_TTL_SECONDS;
   const cap = options.bufferMaxEntries ?? STEP_BUFFER_MAX_ENTRIES;
+  const flushDelayMs = options.flushDelayMs ?? 0;
   let queue: Queued[] = [];
   let scheduled = false;
 
@@ -123,7 +130,8 @@ export function createStepPublisher(options: CreateStepPublisherOptions): StepPu
         queue.push({ eventId, json: JSON.stringify(message), resolve, reject });
         if (!scheduled) {
           scheduled = true;
-          setImmediate(flush);
+          if (flushDelayMs > 0) setTimeout(flush, flushDelayMs);
+          else setImmediate(flush);
         }
       }),
   };
