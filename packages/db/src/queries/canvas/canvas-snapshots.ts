@@ -1,7 +1,8 @@
-import { and, count, desc, eq, inArray, isNull, type SQL } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import type { Database } from "../../client.js";
 import { canvasSnapshots, webhooks } from "../../schema/index.js";
-import type { DbExecutor, RecordListScope } from "../pipeline-nodes/node-rows.js";
+import { listOwnedPage, type RecordListScope } from "../owned-page.js";
+import type { DbExecutor } from "../pipeline-nodes/node-rows.js";
 import type {
   CanvasSnapshotPatch,
   CanvasSnapshotRow,
@@ -17,29 +18,12 @@ export async function findCanvasSnapshotById(
   return row;
 }
 
-function scopeFilter(scope: RecordListScope): SQL | undefined {
-  return "organizationId" in scope
-    ? eq(canvasSnapshots.organizationId, scope.organizationId)
-    : and(eq(canvasSnapshots.ownerId, scope.personalOf), isNull(canvasSnapshots.organizationId));
-}
-
 /** One page of the scope's snapshots, newest first, and the scope's total. */
-export async function listCanvasSnapshotsPage(
+export function listCanvasSnapshotsPage(
   db: Database,
   options: { scope: RecordListScope; offset: number; limit: number },
 ): Promise<{ rows: CanvasSnapshotRow[]; total: number }> {
-  const where = scopeFilter(options.scope);
-  const [rows, totals] = await Promise.all([
-    db
-      .select()
-      .from(canvasSnapshots)
-      .where(where)
-      .orderBy(desc(canvasSnapshots.createdAt), desc(canvasSnapshots.id))
-      .limit(options.limit)
-      .offset(options.offset),
-    db.select({ total: count() }).from(canvasSnapshots).where(where),
-  ]);
-  return { rows, total: totals[0]?.total ?? 0 };
+  return listOwnedPage(db, canvasSnapshots, options);
 }
 
 export async function insertCanvasSnapshot(

@@ -13,8 +13,7 @@ export type PipelineNodePatch = Pick<NewPipelineNodeRow, "name" | "config" | "in
 /** The database or an open transaction: graph writes run their reads inside the transaction. */
 export type DbExecutor = PgDatabase<PostgresJsQueryResultHKT, typeof schema>;
 
-/** Whose records a list shows: an organization's, or a user's personal ones (no organization). */
-export type RecordListScope = { organizationId: string } | { personalOf: string };
+export type { RecordListScope } from "../owned-page.js";
 
 /** Owner columns of a record, for visibility checks. */
 export interface OwnedRow {
