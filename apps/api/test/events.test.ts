@@ -1,5 +1,4 @@
-import { randomBytes } from "node:crypto";
-import { deliveryAttempts, events, webhooks } from "@hookflow/db";
+import { deliveryAttempts, events } from "@hookflow/db";
 import {
   INCOMING_SIGNATURE_HEADERS,
   newId,
@@ -11,26 +10,9 @@ import { Worker } from "bullmq";
 import { Redis } from "ioredis";
 import { createApiKeyFor, createOrganizationWith, createUserWithSession } from "./fixtures.js";
 import { type ApiHarness, startApi } from "./harness.js";
+import { insertWebhookRow as insertWebhook } from "./nodes-fixtures.js";
 
 type Db = ApiHarness["database"]["db"];
-
-async function insertWebhook(
-  db: Db,
-  ownerId: string,
-  values: Partial<typeof webhooks.$inferInsert> = {},
-): Promise<string> {
-  const id = newId("webhook");
-  await db.insert(webhooks).values({
-    id,
-    ownerId,
-    name: "fixture webhook",
-    targetUrl: "http://127.0.0.1:9/hook",
-    ingressToken: randomBytes(24).toString("base64url"),
-    signingSecret: `whsec_${randomBytes(32).toString("base64")}`,
-    ...values,
-  });
-  return id;
-}
 
 async function insertEvent(
   db: Db,
