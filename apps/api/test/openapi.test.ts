@@ -82,6 +82,19 @@ describe("OpenAPI document and docs page", () => {
     expect(Object.keys(body.paths).every((path) => path.startsWith("/api/"))).toBe(true);
   });
 
+  it("documents the ingress and stream routes served by the other roles, as public", async () => {
+    const { body } = await api.call("GET", "/api/openapi.json");
+    const ingress = body.paths["/api/in/{token}"].post;
+    expect(ingress.security).toEqual([]);
+    expect(Object.keys(ingress.responses)).toEqual(
+      expect.arrayContaining(["200", "202", "400", "401", "404", "413", "429", "503"]),
+    );
+    const stream = body.paths["/api/events/{eventId}/stream"].get;
+    expect(stream.security).toEqual([]);
+    expect(stream.responses["200"].content).toHaveProperty("text/event-stream");
+    expect(stream.responses["401"]).toBeDefined();
+  });
+
   it("reflects routes registered after the app was built", async () => {
     const { body } = await api.call("GET", "/api/openapi.json");
     expect(body.paths["/api/late-route"].get.summary).toBe("Registered after createApiApp");

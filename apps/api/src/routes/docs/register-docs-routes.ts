@@ -1,5 +1,6 @@
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
+import { registerEdgeRouteDocs } from "./edge-routes.js";
 import {
   buildOpenApiDocument,
   type OpenApiDocument,
@@ -14,6 +15,7 @@ import { renderDocsHtml } from "./render-docs-html.js";
  */
 export function registerDocsRoutes(app: ApiApp, services: ApiServices): void {
   registerBearerScheme(app);
+  registerEdgeRouteDocs(app);
   // Generating takes tens of milliseconds; regenerate only when a definition was added.
   let cached: { definitions: number; document: OpenApiDocument; html?: string } | undefined;
   const current = () => {

@@ -1,0 +1,92 @@
+import { z } from "@hono/zod-openapi";
+import type { ApiApp } from "../../http/api-app.js";
+
+const ErrorBody = z.object({
+  statusCode: z.number().int(),
+  message: z.string(),
+  error: z.string(),
+});
+const errorAnswer = (description: string) => ({
+  description,
+  content: { "application/json": { schema: ErrorBody } },
+});
+
+const StepMessage = z
+  .object({
+    eventId: z.string(),
+    nodeType: z.string(),
+    nodeId: z.string(),
+    nodeName: z.string().optional(),
+    status: z.enum(["running", "success", "error", "blocked"]),
+    statusCode: z.number().int().optional(),
+    durationMs: z.number().optional(),
+    lastPayload: z.unknown().optional(),
+    error: z.string().optional(),
+  })
+  .meta({ id: "PipelineStep" });
+
+/**
+ * The two public routes served by other roles (the ingress and the stream app), documented here
+ * so the one OpenAPI document describes the whole interface. No handler: in single-process mode
+ * the router sends these paths to their own apps before the api sees them.
+ */
+export function registerEdgeRouteDocs(app: ApiApp): void {
+  app.openAPIRegistry.registerPath({
+    method: "post",
+    path: "/api/in/{token}",
+    tags: ["Ingress"],
+    summary: "Send an event to a webhook",
+    description:
+      "Any valid JSON body. Served by the ingress role. The event is stored and queued before " +
+      "the answer. Response mode `sync` waits for the pipeline (at most 120 s) and answers 200 " +
+      "with `{eventId, syncStatus, steps, response?, awaitingApproval?, awaitingMerge?, " +
+      "delayed?, streamToken}`; a parked event or inactive webhook answers 202 at once.",
+    security: [],
+    request: { params: z.object({ token: z.string() }) },
+    responses: {
+      200: {
+        description: "Sync mode result, or a duplicate (`deduplicated`, `originalEventId`)",
+        content: { "application/json": { schema: z.record(z.string(), z.unknown()) } },
+      },
+      202: {
+        description: "Accepted and durable",
+        content: {
+          "application/json": {
+            schema: z.object({ eventId: z.string(), streamToken: z.string() }),
+          },
+        },
+      },
+      400: errorAnswer("Body is not valid JSON"),
+      401: errorAnswer("Missing or invalid incoming signature"),
+      404: errorAnswer("Unknown ingress token"),
+      413: errorAnswer("Body larger than MAX_PAYLOAD_BYTES"),
+      429: errorAnswer("Per-token ingress rate limit exceeded (Retry-After set)"),
+      503: errorAnswer("Postgres or Redis unreachable; the event was not accepted"),
+    },
+  });
+  app.openAPIRegistry.registerPath({
+    method: "get",
+    path: "/api/events/{eventId}/stream",
+    tags: ["Events"],
+    summary: "Live pipeline steps of an event (server-sent events)",
+    description:
+      "Served by the stream role. Needs the `streamToken` the ingress returned (valid 120 s, " +
+      "this event only). Sends the steps so far, then live ones as `event: step` (data: a " +
+      "PipelineStep), then `event: done` with `{status, body: {deliveryStatus, statusCode, " +
+      "latencyMs}}` and closes, or `event: timeout` after 120 s. Every message has an `id:`; " +
+      "reconnect with `Last-Event-ID` to resume. Heartbeat comments every 15 s.",
+    security: [],
+    request: {
+      params: z.object({ eventId: z.string() }),
+      query: z.object({ token: z.string() }),
+    },
+    responses: {
+      200: {
+        description: "An event stream",
+        content: { "text/event-stream": { schema: StepMessage } },
+      },
+      204: { description: "Resumed after `done`: nothing more will come" },
+      401: errorAnswer("Invalid, expired or wrong-event stream token"),
+    },
+  });
+}
