@@ -9,7 +9,7 @@ export function redisKeys(prefix: string) {
     /** Pub/sub: a webhook was updated, rotated or deleted; payload `{webhookId, ingressToken?}`. */
     webhookChangedChannel: `${prefix}:chan:webhook-changed`,
     /**
-     * Pub/sub: a processing node changed (payload `{nodeId}`); workers drop their cached
+     * Pub/sub: a processing node or canvas changed (payload `{nodeId}`); workers drop their cached
      * webhook graphs.
      */
     graphChangedChannel: `${prefix}:chan:graph-changed`,
