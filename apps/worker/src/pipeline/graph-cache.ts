@@ -4,13 +4,16 @@ import {
   buildGraph,
   FAMILIES,
   type FamilyKey,
+  familyOfId,
   findCycle,
   InputNode,
   type PipelineGraph,
   type PipelineNode,
   reachableFrom,
 } from "@hookflow/pipeline";
+import { WebhookChanged } from "@hookflow/queue";
 import type { Redis } from "ioredis";
+import { z } from "zod";
 
 /** A webhook's graph as the worker runs it. */
 export interface WebhookGraph {
@@ -91,6 +94,16 @@ interface Entry {
  * webhook's entry. The TTL bounds staleness if a message is ever missed; concurrent misses share
  * one load, and a load that races an invalidation is not kept.
  */
+const GraphChanged = z.object({ nodeId: z.string() });
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 export function createGraphCache(options: {
   db: DbHandle;
   subscriber: Redis;
@@ -104,22 +117,24 @@ export function createGraphCache(options: {
   const entries = new Map<string, Entry>();
   let generation = 0;
 
+  const drop = (webhookId?: string) => {
+    generation += 1;
+    if (webhookId === undefined) entries.clear();
+    else entries.delete(webhookId);
+  };
+
   const onMessage = (channel: string, message: string) => {
     if (channel === options.graphChannel) {
-      generation += 1;
-      entries.clear();
+      // Canvas snapshots announce their writes too, but are never part of a live graph.
+      const changed = GraphChanged.safeParse(safeJson(message));
+      if (changed.success && familyOfId(changed.data.nodeId) === undefined) return;
+      drop();
       return;
     }
     if (channel !== options.webhookChannel) return;
-    try {
-      const parsed = JSON.parse(message) as { webhookId?: unknown };
-      if (typeof parsed.webhookId === "string") {
-        generation += 1;
-        entries.delete(parsed.webhookId);
-      }
-    } catch {
-      logger.warn("ignored a malformed webhook-changed message");
-    }
+    const changed = WebhookChanged.safeParse(safeJson(message));
+    if (changed.success) drop(changed.data.webhookId);
+    else logger.warn("ignored a malformed webhook-changed message");
   };
 
   return {

@@ -1,3 +1,5 @@
+import { pipelineNodes } from "@hookflow/db";
+import { newPrefixedId } from "@hookflow/domain";
 import { type Receiver, startReceiver } from "@hookflow/testing";
 import { startWorkerHarness, type WorkerHarness } from "../harness.js";
 import { createNode, eventually, fromNode, fromWebhook } from "./pipeline-harness.js";
@@ -52,6 +54,46 @@ describe("the worker's graph cache", () => {
     });
     const { id } = await h.createEvent(webhook, { body: '{"b":1}' });
     await h.waitForStatus(id, "filtered");
+  });
+
+  it("keeps cached graphs when a canvas snapshot changes, and drops them when a node does", async () => {
+    const webhook = await h.createWebhook({ targetUrl: receiver.url });
+    const sentinel = await h.createWebhook({ targetUrl: receiver.url });
+    expect((await h.services.pipeline.graphs.get(webhook.id)).order).toEqual([]);
+    expect((await h.services.pipeline.graphs.get(sentinel.id)).order).toEqual([]);
+    // Nodes written behind the cache's back: only a message can make it look again.
+    const insertFilter = async (webhookId: string) => {
+      const id = newPrefixedId("fltn");
+      await h.database.db.insert(pipelineNodes).values({
+        id,
+        family: "filter",
+        ownerId: h.ownerId,
+        name: "unannounced",
+        config: { filterMode: "and", filters: [{ field: "a", operator: "exists" }] },
+        inputNodes: [fromWebhook(webhookId)],
+      });
+      return id;
+    };
+    const hidden = await insertFilter(webhook.id);
+    const sentinelNode = await insertFilter(sentinel.id);
+    const publish = (channel: string, message: object) =>
+      h.services.redis.publish(channel, JSON.stringify(message));
+
+    await publish(h.services.keys.graphChangedChannel, { nodeId: newPrefixedId("cvs") });
+    // Messages reach the subscriber in order: once the sentinel's graph reloads, the snapshot
+    // message before it has been handled.
+    await publish(h.services.keys.webhookChangedChannel, { webhookId: sentinel.id });
+    await eventually("the sentinel webhook's graph reloaded", async () => {
+      const graph = await h.services.pipeline.graphs.get(sentinel.id);
+      return graph.order.includes(sentinelNode) ? graph : undefined;
+    });
+    expect((await h.services.pipeline.graphs.get(webhook.id)).order).toEqual([]);
+
+    await publish(h.services.keys.graphChangedChannel, { nodeId: hidden });
+    await eventually("the graph reloaded after a node change", async () => {
+      const graph = await h.services.pipeline.graphs.get(webhook.id);
+      return graph.order.includes(hidden) ? graph : undefined;
+    });
   });
 
   it("fails events of a webhook whose stored graph has a cycle, naming it", async () => {
