@@ -25,7 +25,14 @@ export interface ReceiveInput {
 }
 
 export type ReceiveResult =
-  | { status: 202; body: { eventId: string; streamToken: string }; webhookId: string }
+  | {
+      status: 202;
+      body: { eventId: string; streamToken: string };
+      webhookId: string;
+      /** What the route needs to answer a sync-mode webhook, from the webhook already loaded. */
+      responseMode: string;
+      isActive: boolean;
+    }
   | {
       status: 200;
       body: { eventId: string; deduplicated: true; originalEventId: string };
@@ -63,7 +70,8 @@ async function infra<T>(what: string, work: Promise<T>): Promise<T> {
 /**
  * `POST /api/in/:token`: looks the webhook up, checks size, rate, signature and JSON, drops
  * duplicates, and answers only once the event is durable (stored and, for an active webhook,
- * enqueued) through the group-commit batcher. Response mode `sync` is answered like `none`.
+ * enqueued) through the group-commit batcher. The route answers sync-mode webhooks from the
+ * result (see sync/answer-sync.ts).
  */
 export async function receiveEvent(
   services: IngressServices,
@@ -179,6 +187,8 @@ export async function receiveEvent(
   return {
     status: 202,
     webhookId: webhook.id,
+    responseMode: webhook.responseMode,
+    isActive: webhook.isActive,
     body: {
       eventId,
       streamToken: createStreamToken(config.secret, eventId, Date.now() + STREAM_TOKEN_TTL_MS),

@@ -53,7 +53,12 @@ export function registerIngest(app: Hono, services: IngressServices): void {
         if (result.status === 202) {
           const sync = await answerSync(
             services,
-            { token, webhookId: result.webhookId, ...result.body },
+            {
+              webhookId: result.webhookId,
+              responseMode: result.responseMode,
+              isActive: result.isActive,
+              ...result.body,
+            },
             () => c.req.raw.signal,
           );
           if (sync) {
