@@ -1,3 +1,4 @@
+import { escapeHtml } from "@hookflow/mail";
 import { HTTP_METHODS, type HttpMethod, type OpenApiDocument } from "./openapi-document.js";
 
 type PathItem = NonNullable<OpenApiDocument["paths"]>[string];
@@ -7,15 +8,6 @@ interface Entry {
   method: HttpMethod;
   path: string;
   operation: Operation;
-}
-
-export function escapeHtml(text: string): string {
-  return text
-    .replaceAll("&", "&amp;")
-    .replaceAll("<", "&lt;")
-    .replaceAll(">", "&gt;")
-    .replaceAll('"', "&quot;")
-    .replaceAll("'", "&#39;");
 }
 
 function anchor(text: string): string {

@@ -5,6 +5,7 @@ import { assertVisible } from "../../auth/access.js";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
 import { nodesReachableFrom } from "../nodes/live-graph.js";
+import { payloadOf } from "./event-body.js";
 import { BEARER, EVENTS_TAG, errorResponses, scopeGuard } from "./event-route-kit.js";
 
 export const CONTRACT_HEALTH_DEFAULT_LIMIT = 100;
@@ -69,14 +70,6 @@ const route = createRoute({
 /** Percent with one decimal; 100 when nothing was checked (nothing broke the contract). */
 export function percentOf(part: number, whole: number): number {
   return whole === 0 ? 100 : Math.round((part / whole) * 1000) / 10;
-}
-
-function payloadOf(body: string): unknown {
-  try {
-    return JSON.parse(body);
-  } catch {
-    return body;
-  }
 }
 
 export function registerContractHealth(app: ApiApp, services: ApiServices): void {

@@ -88,7 +88,8 @@ export function toEventSummary(row: EventSummaryRow): EventSummary {
 }
 
 /** The stored body is the exact text received; ingress accepted it only as valid JSON. */
-function payloadOf(body: string): unknown {
+/** The event's payload: its body parsed as JSON (the body text if it is somehow not JSON). */
+export function payloadOf(body: string): unknown {
   try {
     return JSON.parse(body);
   } catch {

@@ -6,6 +6,7 @@ import type { ApiServices } from "../../services.js";
 import { buildTimeTravelReport, TimeTravelReport } from "../canvas-snapshots/dry-run-report.js";
 import { parseFrozenGraph, thawGraph } from "../canvas-snapshots/frozen-graph.js";
 import { loadVisibleSnapshot } from "../canvas-snapshots/snapshot-records.js";
+import { payloadOf } from "./event-body.js";
 import {
   BEARER,
   EVENTS_TAG,
@@ -46,14 +47,6 @@ const route = createRoute({
     ...errorResponses(400, 401, 403, 404),
   },
 });
-
-function payloadOf(body: string): unknown {
-  try {
-    return JSON.parse(body);
-  } catch {
-    return body;
-  }
-}
 
 export function registerTimeTravel(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
