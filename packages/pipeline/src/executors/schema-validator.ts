@@ -56,6 +56,20 @@ function show(value: unknown): string {
  * (compared as JSON scalars). A constraint that does not apply to the value's type is ignored
  * (the type check already reports a mismatch).
  */
+/** Compiled patterns by source (null: refused as unsafe), so events do not recompile them. */
+const PATTERNS = new Map<string, RegExp | null>();
+const PATTERN_CACHE_MAX = 1000;
+
+function compiledPattern(source: string): RegExp | null {
+  let compiled = PATTERNS.get(source);
+  if (compiled === undefined) {
+    compiled = isSafePattern(source) ? new RegExp(source, "u") : null;
+    if (PATTERNS.size >= PATTERN_CACHE_MAX) PATTERNS.clear();
+    PATTERNS.set(source, compiled);
+  }
+  return compiled;
+}
+
 function checkConstraints(path: string, value: unknown, c: SchemaFieldConstraints): string[] {
   const errors: string[] = [];
   if (typeof value === "number") {
@@ -73,9 +87,10 @@ function checkConstraints(path: string, value: unknown, c: SchemaFieldConstraint
   }
   if (typeof value === "string") {
     if (c.pattern !== undefined) {
-      if (!isSafePattern(c.pattern)) {
+      const pattern = compiledPattern(c.pattern);
+      if (pattern === null) {
         errors.push(`${path}: pattern rejected (nested unbounded repetition could run for ever)`);
-      } else if (!new RegExp(c.pattern, "u").test(value)) {
+      } else if (!pattern.test(value)) {
         errors.push(`${path}: must match pattern ${c.pattern}`);
       }
     }
