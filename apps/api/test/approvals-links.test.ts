@@ -132,10 +132,12 @@ describe("emailed approval links and the approval outbox", () => {
     ["signed with another secret", "other"],
     ["with edited claims", "edited"],
     ["that is not a token", "garbage"],
+    ["far longer than any token", "long"],
   ])("answers 401 to a link %s", async (_label, kind) => {
     const park = await parkAtGate(api, { webhookId, nodeId: gate.id });
     const expiresAtMs = Date.now() + HOUR;
     let token = "not-a-token";
+    if (kind === "long") token = "a".repeat(5000);
     if (kind === "other") {
       token = createApprovalLinkToken("another-secret", {
         parkId: park.parkId,

@@ -22,7 +22,6 @@ const TokenParams = z.object({
   token: z
     .string()
     .min(1)
-    .max(2000)
     .openapi({ param: { name: "token", in: "path" }, description: "From the approval mail" }),
 });
 
