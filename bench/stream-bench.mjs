@@ -8,6 +8,7 @@
 //   pnpm build && node bench/stream-bench.mjs
 //   STREAM_BENCH_STREAMS=10000 node bench/stream-bench.mjs   (at most 15,000)
 //   STREAM_BENCH_DRAIN=0 node bench/stream-bench.mjs         (skip the drain comparison)
+//   STREAM_BENCH_DRAIN_PAIRS=6 node bench/stream-bench.mjs   (on/off round pairs, default 3)
 import { fork } from "node:child_process";
 import { createHmac, randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -87,7 +88,14 @@ function openStream(eventId, agent) {
 
 const DRAIN_EVENTS = 3000;
 /** The first round warms the JIT, Postgres and Redis up; it is not counted. */
-const DRAIN_ROUNDS = ["warm-up", "on", "off", "off", "on", "on", "off"];
+const DRAIN_PAIRS = Math.max(1, Number(process.env.STREAM_BENCH_DRAIN_PAIRS ?? 3));
+/** A warm-up, then on/off pairs in alternating order (on-off, off-on, ...). */
+const DRAIN_ROUNDS = [
+  "warm-up",
+  ...Array.from({ length: DRAIN_PAIRS }, (_, n) =>
+    n % 2 === 0 ? ["on", "off"] : ["off", "on"],
+  ).flat(),
+];
 
 /** Creates and migrates a database of its own through the built CLI. */
 function migrate(dbUrl) {
@@ -100,11 +108,19 @@ function migrate(dbUrl) {
   });
 }
 
+/** Redis server CPU (user + system) so far, in seconds. */
+async function redisCpuSeconds(redis) {
+  const info = await redis.info("cpu");
+  const read = (name) => Number(new RegExp(`^${name}:(\\S+)`, "m").exec(info)?.[1] ?? 0);
+  return read("used_cpu_user") + read("used_cpu_sys");
+}
+
 /**
  * One worker drains DRAIN_EVENTS pending events per round, with the real step reporter ("on") or
  * a no-op one ("off"); rounds alternate so background load hits both alike.
  */
 async function drainComparison() {
+  const statsRedis = new Redis(REDIS_URL);
   const { buildWorkerServices, startWorker } = await import(
     join(ROOT, "apps/worker/dist/index.js")
   );
@@ -151,6 +167,7 @@ async function drainComparison() {
       );
       const started = performance.now();
       const cpu = process.cpuUsage();
+      const redisCpu = await redisCpuSeconds(statsRedis);
       const worker = await startWorker(services);
       for (;;) {
         const [{ n }] =
@@ -161,15 +178,23 @@ async function drainComparison() {
       const seconds = (performance.now() - started) / 1000;
       const used = process.cpuUsage(cpu);
       const cpuUsPerEvent = (used.user + used.system) / DRAIN_EVENTS;
+      const redisUsPerEvent =
+        (((await redisCpuSeconds(statsRedis)) - redisCpu) * 1e6) / DRAIN_EVENTS;
       await worker.close();
       await services.close();
-      rounds.push({ steps, eventsPerSecond: DRAIN_EVENTS / seconds, cpuUsPerEvent });
+      rounds.push({
+        steps,
+        eventsPerSecond: DRAIN_EVENTS / seconds,
+        cpuUsPerEvent,
+        redisUsPerEvent,
+      });
       log(
-        `drain with steps ${steps}: ${fmt(DRAIN_EVENTS / seconds, 0)} events/s, worker CPU ${fmt(cpuUsPerEvent, 0)} us per event`,
+        `drain with steps ${steps}: ${fmt(DRAIN_EVENTS / seconds, 0)} events/s, worker CPU ${fmt(cpuUsPerEvent, 0)} us per event, Redis CPU ${fmt(redisUsPerEvent, 0)} us per event`,
       );
     }
   } finally {
     receiver.kill();
+    statsRedis.disconnect();
     await sql.end();
     const admin = postgres(
       process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres",
@@ -185,9 +210,13 @@ async function drainComparison() {
   const summary = {
     eventsPerSecond: { on: median("on", "eventsPerSecond"), off: median("off", "eventsPerSecond") },
     cpuUsPerEvent: { on: median("on", "cpuUsPerEvent"), off: median("off", "cpuUsPerEvent") },
+    redisUsPerEvent: {
+      on: median("on", "redisUsPerEvent"),
+      off: median("off", "redisUsPerEvent"),
+    },
   };
   log(
-    `drain median: steps on ${fmt(summary.eventsPerSecond.on, 0)} events/s (${fmt(summary.cpuUsPerEvent.on, 0)} us CPU/event), off ${fmt(summary.eventsPerSecond.off, 0)} events/s (${fmt(summary.cpuUsPerEvent.off, 0)} us CPU/event)`,
+    `drain median: steps on ${fmt(summary.eventsPerSecond.on, 0)} events/s (${fmt(summary.cpuUsPerEvent.on, 0)} us CPU/event), off ${fmt(summary.eventsPerSecond.off, 0)} events/s (${fmt(summary.cpuUsPerEvent.off, 0)} us CPU/event); Redis CPU per event on ${fmt(summary.redisUsPerEvent.on, 0)} us, off ${fmt(summary.redisUsPerEvent.off, 0)} us`,
   );
   return { events: DRAIN_EVENTS, rounds, median: summary };
 }

@@ -66,11 +66,11 @@ export interface BuildWorkerServicesOptions {
 }
 
 /**
- * Steps gather this long before one Redis call publishes them: a fast delivery's three messages
- * and those of every job finishing meanwhile share the call. Live viewers see steps at most this
- * much later.
+ * Steps gather this long before one Redis call publishes them: the messages of every job running
+ * meanwhile share the call (each call is a round trip, the main cost of publishing). Live viewers
+ * see steps at most this much later; events of sync-mode webhooks skip the wait.
  */
-const STEP_FLUSH_DELAY_MS = 5;
+const STEP_FLUSH_DELAY_MS = 20;
 
 function defaultSweeper(delayScale: number): SweeperOptions {
   return {
@@ -124,8 +124,13 @@ export function buildWorkerServices(options: BuildWorkerServicesOptions): Worker
   const breaker = createCircuitBreakerStore({ redis, keyOf: keys.circuit });
   const now = options.now ?? (() => new Date());
   const steps = createStepReporter({
-    publisher: createStepPublisher({ redis, keys, flushDelayMs: STEP_FLUSH_DELAY_MS }),
-    logger,
+    publisher: createStepPublisher({
+      redis,
+      keys,
+      flushDelayMs: STEP_FLUSH_DELAY_MS,
+      onError: (error, messages) =>
+        logger.warn({ err: error, messages }, "could not publish pipeline steps"),
+    }),
     now,
   });
   const pipeline = buildPipelineServices({ config, db, redis, keys, logger, steps, now });

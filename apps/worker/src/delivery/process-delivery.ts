@@ -46,6 +46,8 @@ export async function processDelivery(
       break;
   }
   const { webhook, event, run } = loaded;
+  // A sync-mode request may be waiting: its steps skip the publisher's gather window.
+  if (webhook.responseMode === "sync") services.steps.expedite(event.id);
   const prepared = await prepareBody(services, loaded);
   if (prepared.kind === "done") return prepared.outcome;
   const body = prepared.body;

@@ -1,4 +1,3 @@
-import type { Logger } from "@hookflow/observability";
 import type {
   PipelineDone,
   PipelineParked,
@@ -28,8 +27,7 @@ export type ParkedFlags = Omit<PipelineParked, "eventId">;
 /**
  * How the worker reports an event's pipeline to watchers (streams and sync-mode ingress
  * requests). Fire and forget: nothing awaits Redis on the delivery path, yet one event's messages
- * reach Redis in the order they were reported (one connection, no await in between). A failed
- * publish is logged, never thrown.
+ * reach Redis in the order they were reported. A failed publish is logged, never thrown.
  */
 export interface StepReporter {
   step: (eventId: string, step: StepInput) => void;
@@ -37,6 +35,11 @@ export interface StepReporter {
   done: (eventId: string, done: DoneInput) => void;
   /** The event waits at a node (approval, merge, delay): sync mode answers with the flag. */
   parked: (eventId: string, flags: ParkedFlags) => void;
+  /**
+   * Someone is waiting for this event (its webhook answers in sync mode): its messages skip the
+   * gather window until its `done` or `parked`, or for at most {@link EXPEDITE_MS}.
+   */
+  expedite: (eventId: string) => void;
   /** Resolves once everything reported so far reached Redis (or failed). */
   flush: () => Promise<void>;
 }
@@ -45,10 +48,11 @@ export interface StepReporter {
 export const RESPONSE_LIMIT_BYTES = 4096;
 /** A node output above this is not streamed; watchers get its size instead. */
 export const STEP_PAYLOAD_LIMIT_BYTES = 64 * 1024;
+/** A sync-mode request waits 120 s at most; an expedited event is forgotten a little later. */
+export const EXPEDITE_MS = 130_000;
 
 export interface CreateStepReporterOptions {
   publisher: StepPublisher;
-  logger: Logger;
   now: () => Date;
 }
 
@@ -61,52 +65,72 @@ function boundedPayload(payload: unknown): unknown {
 }
 
 export function createStepReporter(options: CreateStepReporterOptions): StepReporter {
-  const { publisher, logger, now } = options;
-  let last: Promise<unknown> = Promise.resolve();
+  const { publisher, now } = options;
+  /** Expedited event ids and when they stop being so, oldest first (insertion order). */
+  const expedited = new Map<string, number>();
 
-  const send = (eventId: string, message: StepMessage) => {
-    last = publisher
-      .publish(eventId, message)
-      .catch((error: unknown) =>
-        logger.warn({ err: error, eventId, kind: message.kind }, "could not publish a step"),
-      );
+  const isUrgent = (eventId: string): boolean => {
+    if (expedited.size === 0) return false;
+    const nowMs = Date.now();
+    for (const [id, until] of expedited) {
+      if (until > nowMs) break;
+      expedited.delete(id);
+    }
+    return expedited.has(eventId);
+  };
+
+  const send = (eventId: string, message: StepMessage, last: boolean) => {
+    const urgent = isUrgent(eventId);
+    if (last && urgent) expedited.delete(eventId);
+    publisher.send(eventId, message, { urgent });
   };
 
   return {
     step: (eventId, input) => {
       const { lastPayload, ...rest } = input;
       const payload = boundedPayload(lastPayload);
-      send(eventId, {
-        kind: "step",
-        step: {
-          eventId,
-          ...rest,
-          ...(payload === undefined ? {} : { lastPayload: payload }),
-          at: now().toISOString(),
+      send(
+        eventId,
+        {
+          kind: "step",
+          step: {
+            eventId,
+            ...rest,
+            ...(payload === undefined ? {} : { lastPayload: payload }),
+            at: now().toISOString(),
+          },
         },
-      });
+        false,
+      );
     },
     done: (eventId, input) => {
       const status = input.status ?? (input.deliveryStatus === "failed" ? 502 : 200);
-      send(eventId, {
-        kind: "done",
-        done: {
-          eventId,
-          status,
-          body: {
-            deliveryStatus: input.deliveryStatus,
-            statusCode: input.statusCode ?? 0,
-            latencyMs: input.latencyMs ?? 0,
+      send(
+        eventId,
+        {
+          kind: "done",
+          done: {
+            eventId,
+            status,
+            body: {
+              deliveryStatus: input.deliveryStatus,
+              statusCode: input.statusCode ?? 0,
+              latencyMs: input.latencyMs ?? 0,
+            },
+            ...(input.response === undefined
+              ? {}
+              : { response: truncateUtf8(input.response, RESPONSE_LIMIT_BYTES) }),
           },
-          ...(input.response === undefined
-            ? {}
-            : { response: truncateUtf8(input.response, RESPONSE_LIMIT_BYTES) }),
         },
-      });
+        true,
+      );
     },
-    parked: (eventId, flags) => send(eventId, { kind: "parked", parked: { eventId, ...flags } }),
-    flush: async () => {
-      await last;
+    parked: (eventId, flags) =>
+      send(eventId, { kind: "parked", parked: { eventId, ...flags } }, true),
+    expedite: (eventId) => {
+      expedited.delete(eventId);
+      expedited.set(eventId, Date.now() + EXPEDITE_MS);
     },
+    flush: () => publisher.idle(),
   };
 }

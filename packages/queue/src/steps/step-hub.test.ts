@@ -5,7 +5,11 @@ import { Redis } from "ioredis";
 import { type RedisKeys, redisKeys } from "../redis-keys.js";
 import type { StepEntry } from "./step-entry.js";
 import { createStepHub, type StepHub } from "./step-hub.js";
-import { createStepPublisher, type StepPublisher, stepCounterKey } from "./step-publisher.js";
+import {
+  createStepPublisher,
+  STEP_BUFFER_TTL_SECONDS,
+  type StepPublisher,
+} from "./step-publisher.js";
 
 function stepOf(eventId: string, nodeId: string): StepMessage {
   return {
@@ -63,8 +67,9 @@ describe("step publisher and hub", () => {
     );
     const ttl = await commands.ttl(keys.stepBuffer(eventId));
     expect(ttl).toBeGreaterThan(0);
-    expect(ttl).toBeLessThanOrEqual(900);
-    expect(await commands.ttl(stepCounterKey(keys, eventId))).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(STEP_BUFFER_TTL_SECONDS);
+    // The buffer is the event's only key: numbering continues from its tail entry.
+    expect(await commands.keys(`${keys.stepBuffer(eventId)}*`)).toEqual([keys.stepBuffer(eventId)]);
   });
 
   it("numbers each event on its own when messages of several events go out together", async () => {
@@ -79,6 +84,25 @@ describe("step publisher and hub", () => {
       );
     expect(await nodes(a)).toEqual(["n0", "n2", "n4"]);
     expect(await nodes(b)).toEqual(["n1", "n3"]);
+  });
+
+  it("publishes a flush as one channel message, one entry per line", async () => {
+    const listener = new Redis(prefix.url);
+    const received: string[] = [];
+    listener.on("message", (_channel: string, message: string) => received.push(message));
+    await listener.subscribe(keys.stepsChannel);
+    const [a, b] = [nextEvent(), nextEvent()];
+    await Promise.all(
+      [a, b, a].map((eventId, n) => publisher.publish(eventId, stepOf(eventId, `n${n}`))),
+    );
+    await until(() => received.length === 1, "the batch message");
+    const entries = (received[0] ?? "").split("\n").map((line) => JSON.parse(line));
+    expect(entries.map((entry) => [entry.eventId, entry.seq, entry.message.step.nodeId])).toEqual([
+      [a, 1, "n0"],
+      [a, 2, "n2"],
+      [b, 1, "n1"],
+    ]);
+    listener.disconnect();
   });
 
   it("keeps publish order across batches of a large burst", async () => {
@@ -107,6 +131,35 @@ describe("step publisher and hub", () => {
       "n5",
       "n6",
     ]);
+  });
+
+  it("sends an urgent message, and what gathered before it, on the next turn", async () => {
+    const slow = createStepPublisher({ redis: commands, keys, flushDelayMs: 60_000 });
+    const eventId = nextEvent();
+    const first = slow.publish(eventId, stepOf(eventId, "n1"));
+    const second = slow.publish(eventId, stepOf(eventId, "n2"), { urgent: true });
+    expect(await Promise.all([first, second])).toEqual([1, 2]);
+  });
+
+  it("reports a batch it could not publish to onError, and idle() still resolves", async () => {
+    const broken = new Redis({
+      port: 1,
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+    });
+    const failures: number[] = [];
+    const failing = createStepPublisher({
+      redis: broken,
+      keys,
+      onError: (_error, messages) => failures.push(messages),
+    });
+    const eventId = nextEvent();
+    failing.send(eventId, stepOf(eventId, "n1"));
+    failing.send(eventId, stepOf(eventId, "n2"));
+    await failing.idle();
+    expect(failures).toEqual([2]);
+    broken.disconnect();
   });
 
   it("caps the buffer by dropping the oldest messages while numbers keep counting", async () => {

@@ -52,7 +52,8 @@ interface Watcher {
 }
 
 /**
- * The one subscription of a process to the steps channel, fanned out in memory by event id.
+ * The one subscription of a process to the steps channel, fanned out in memory by event id
+ * (each channel message is a publish batch: entries separated by newlines).
  * A watcher subscribes first and reads the buffer second, so nothing published in between is
  * missed; sequence numbers drop what both paths delivered. After the subscriber reconnects, or
  * when a live message shows a gap, the watcher reads the buffer again to fill what pub/sub lost.
@@ -132,8 +133,19 @@ export function createStepHub(options: CreateStepHubOptions): StepHub {
     void catchUp(watcher);
   };
 
-  const onMessage = (from: string, raw: string) => {
-    if (from !== channel) return;
+  const onMessage = (from: string, batch: string) => {
+    if (from !== channel || watchers.size === 0) return;
+    // One message carries a publish batch: entries separated by newlines.
+    let start = 0;
+    while (start < batch.length) {
+      let end = batch.indexOf("\n", start);
+      if (end === -1) end = batch.length;
+      onEntry(batch.slice(start, end));
+      start = end + 1;
+    }
+  };
+
+  const onEntry = (raw: string) => {
     const eventId = peekEventId(raw);
     const set = eventId === null ? undefined : watchers.get(eventId);
     if (!set) return;

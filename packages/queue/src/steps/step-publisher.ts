@@ -2,48 +2,75 @@ import type { StepMessage } from "@hookflow/pipeline";
 import type { Redis } from "ioredis";
 import type { RedisKeys } from "../redis-keys.js";
 
-/** Replay buffers outlive any stream or sync wait (120 s) by a wide margin. */
-export const STEP_BUFFER_TTL_SECONDS = 15 * 60;
+/**
+ * How long an event's replay buffer lives after its last message. A stream token is valid for
+ * 120 s from the event's acceptance and a stream stays open at most 120 s, so nobody can read a
+ * buffer later than 240 s after its first message; 300 s covers that with a margin while keeping
+ * Redis memory at about five minutes of traffic.
+ */
+export const STEP_BUFFER_TTL_SECONDS = 5 * 60;
 /** At most this many messages are kept per event; older ones are dropped first. */
 export const STEP_BUFFER_MAX_ENTRIES = 1000;
 /** One script call carries at most this many messages, or this many bytes of them. */
-const BATCH_MAX_MESSAGES = 200;
+const BATCH_MAX_MESSAGES = 500;
 const BATCH_MAX_BYTES = 1024 * 1024;
 
 /**
- * Publishes a batch of messages atomically. For each message: number it (a per-event counter),
- * append it to the event's replay buffer (capped, expiring), and publish the same entry on the
- * one steps channel. Returns the sequence numbers.
+ * Publishes a batch atomically, grouped by event. For each event: number its messages after the
+ * last one in its replay buffer (the buffer's tail entry starts with its `seq`), append them all
+ * in one RPUSH (capped, expiring). Then one PUBLISH carries every entry of the batch on the steps
+ * channel, separated by newlines (JSON text never holds a raw newline). Returns the last
+ * sequence number of each event group.
  *
- * KEYS: buffer and counter of each message. ARGV: channel, ttl, cap, then the event id and the
- * message of each, as JSON.
+ * KEYS: the buffer of each group. ARGV: channel, ttl, cap, then per group the message count and
+ * the count's messages, each the JSON tail of an entry (`,"eventId":...,"message":...}`).
  */
 const PUBLISH_STEPS = `
 local ttl = ARGV[2]
 local cap = tonumber(ARGV[3])
-local seqs = {}
-for i = 1, #KEYS / 2 do
-  local buffer = KEYS[2 * i - 1]
-  local counter = KEYS[2 * i]
-  local seq = redis.call('INCR', counter)
-  local entry = '{"seq":' .. seq .. ',"eventId":' .. ARGV[2 + 2 * i] .. ',"message":' .. ARGV[3 + 2 * i] .. '}'
-  local length = redis.call('RPUSH', buffer, entry)
+local published = {}
+local lasts = {}
+local arg = 4
+for g = 1, #KEYS do
+  local buffer = KEYS[g]
+  local count = tonumber(ARGV[arg])
+  arg = arg + 1
+  local seq = 0
+  local tail = redis.call('LINDEX', buffer, -1)
+  if tail then seq = tonumber(string.match(tail, '^{"seq":(%d+),')) or 0 end
+  local entries = {}
+  for i = 1, count do
+    seq = seq + 1
+    local entry = '{"seq":' .. seq .. ARGV[arg]
+    arg = arg + 1
+    entries[i] = entry
+    published[#published + 1] = entry
+  end
+  local length = redis.call('RPUSH', buffer, unpack(entries))
   if length > cap then redis.call('LTRIM', buffer, -cap, -1) end
   redis.call('EXPIRE', buffer, ttl)
-  redis.call('EXPIRE', counter, ttl)
-  redis.call('PUBLISH', ARGV[1], entry)
-  seqs[i] = seq
+  lasts[g] = seq
 end
-return seqs
+redis.call('PUBLISH', ARGV[1], table.concat(published, '\\n'))
+return lasts
 `;
+
+export interface SendOptions {
+  /** Go out on the next event-loop turn instead of waiting out the gather window. */
+  urgent?: boolean;
+}
 
 export interface StepPublisher {
   /**
    * Publishes one message of an event's pipeline; resolves with its sequence number. Messages
-   * reach Redis in the order `publish` was called, so callers need not await one publish before
-   * the next.
+   * reach Redis in the order they were given (`publish` and `send` alike), so callers need not
+   * await one before the next.
    */
-  publish: (eventId: string, message: StepMessage) => Promise<number>;
+  publish: (eventId: string, message: StepMessage, options?: SendOptions) => Promise<number>;
+  /** The same without a promise per message: a failure goes to the `onError` option. */
+  send: (eventId: string, message: StepMessage, options?: SendOptions) => void;
+  /** Resolves once everything given so far reached Redis (or failed). */
+  idle: () => Promise<void>;
 }
 
 export interface CreateStepPublisherOptions {
@@ -54,85 +81,119 @@ export interface CreateStepPublisherOptions {
   bufferMaxEntries?: number;
   /**
    * How long messages gather before one script call takes them all (0: the next event-loop turn).
-   * A few ms lets a fast delivery's `running`, final step and `done`, and the steps of every other
-   * job finishing meanwhile, share one call.
+   * Every call is a round trip, and on a busy worker most of the publishing cost is the calls, so
+   * the worker gathers the messages of every job running meanwhile for some ms; an urgent
+   * message takes what has gathered on the next turn.
    */
   flushDelayMs?: number;
-}
-
-/** The counter beside an event's buffer; it expires with the buffer. */
-export function stepCounterKey(keys: RedisKeys, eventId: string): string {
-  return `${keys.stepBuffer(eventId)}:seq`;
+  /** Told when a batch given with `send` could not be published. */
+  onError?: (error: unknown, messages: number) => void;
 }
 
 interface Queued {
-  eventId: string;
   json: string;
-  resolve: (seq: number) => void;
-  reject: (error: unknown) => void;
+  resolve?: (seq: number) => void;
+  reject?: (error: unknown) => void;
 }
 
+/** The messages of one event within a batch, in publish order. */
+type Groups = Map<string, Queued[]>;
+
 /**
- * Publisher of pipeline steps. Messages published in one turn of the event loop go to Redis
- * together, as one script call (measured about a third of the client CPU of a call per message),
- * and the script runs atomically, so buffer order, sequence numbers and publish order always
- * agree. EVAL rather than EVALSHA on purpose: a NOSCRIPT fallback (after a Redis restart) can let
- * a later EVALSHA overtake an earlier batch's fallback EVAL, and EVAL measured no slower here
- * (Redis caches the compiled script by its hash).
+ * Publisher of pipeline steps. Messages given within one gather window go to Redis together as
+ * one script call, grouped by event: per event one read of the buffer's tail, one append and one
+ * expiry, and one PUBLISH for the whole batch. The script runs atomically, so buffer order,
+ * sequence numbers and publish order always agree. EVAL rather than EVALSHA on purpose: a
+ * NOSCRIPT fallback (after a Redis restart) can let a later EVALSHA overtake an earlier batch's
+ * fallback EVAL, and EVAL measured no slower here (Redis caches the compiled script by its hash).
  */
 export function createStepPublisher(options: CreateStepPublisherOptions): StepPublisher {
   const { redis, keys } = options;
   const ttl = options.bufferTtlSeconds ?? STEP_BUFFER_TTL_SECONDS;
   const cap = options.bufferMaxEntries ?? STEP_BUFFER_MAX_ENTRIES;
   const flushDelayMs = options.flushDelayMs ?? 0;
-  let queue: Queued[] = [];
-  let scheduled = false;
+  const onError = options.onError ?? (() => {});
+  let groups: Groups = new Map();
+  let messages = 0;
+  let bytes = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let immediate: NodeJS.Immediate | undefined;
+  let last: Promise<unknown> = Promise.resolve();
 
-  const send = (batch: Queued[]) => {
+  const write = (batch: Groups) => {
     const scriptKeys: string[] = [];
     const args: Array<string | number> = [keys.stepsChannel, ttl, cap];
-    for (const item of batch) {
-      scriptKeys.push(keys.stepBuffer(item.eventId), stepCounterKey(keys, item.eventId));
-      args.push(JSON.stringify(item.eventId), item.json);
+    for (const [eventId, items] of batch) {
+      scriptKeys.push(keys.stepBuffer(eventId));
+      args.push(items.length);
+      const head = `,"eventId":${JSON.stringify(eventId)},"message":`;
+      for (const item of items) args.push(`${head}${item.json}}`);
     }
-    redis.eval(PUBLISH_STEPS, scriptKeys.length, ...scriptKeys, ...args).then(
-      (seqs) => {
-        const numbers = Array.isArray(seqs) ? seqs : [];
-        for (const [index, item] of batch.entries()) item.resolve(Number(numbers[index]));
+    last = redis.eval(PUBLISH_STEPS, scriptKeys.length, ...scriptKeys, ...args).then(
+      (lasts) => {
+        const numbers = Array.isArray(lasts) ? lasts : [];
+        let group = 0;
+        for (const items of batch.values()) {
+          const lastSeq = Number(numbers[group++]);
+          for (const [index, item] of items.entries()) {
+            item.resolve?.(lastSeq - items.length + 1 + index);
+          }
+        }
       },
       (error: unknown) => {
-        for (const item of batch) item.reject(error);
+        let unobserved = 0;
+        for (const items of batch.values()) {
+          for (const item of items) {
+            if (item.reject) item.reject(error);
+            else unobserved++;
+          }
+        }
+        if (unobserved > 0) onError(error, unobserved);
       },
     );
   };
 
   const flush = () => {
-    scheduled = false;
-    const pending = queue;
-    queue = [];
-    let batch: Queued[] = [];
-    let bytes = 0;
-    for (const item of pending) {
-      if (batch.length >= BATCH_MAX_MESSAGES || (batch.length > 0 && bytes > BATCH_MAX_BYTES)) {
-        send(batch);
-        batch = [];
-        bytes = 0;
-      }
-      batch.push(item);
-      bytes += item.json.length;
+    clearTimeout(timer);
+    clearImmediate(immediate);
+    timer = undefined;
+    immediate = undefined;
+    const batch = groups;
+    groups = new Map();
+    messages = 0;
+    bytes = 0;
+    if (batch.size > 0) write(batch);
+  };
+
+  const enqueue = (eventId: string, item: Queued, urgent: boolean) => {
+    // A full batch goes now, so later messages cannot overtake it.
+    if (messages >= BATCH_MAX_MESSAGES || bytes > BATCH_MAX_BYTES) flush();
+    const group = groups.get(eventId);
+    if (group) group.push(item);
+    else groups.set(eventId, [item]);
+    messages++;
+    bytes += item.json.length;
+    if (immediate) return;
+    if (urgent || flushDelayMs <= 0) {
+      clearTimeout(timer);
+      timer = undefined;
+      immediate = setImmediate(flush);
+    } else {
+      timer ??= setTimeout(flush, flushDelayMs);
     }
-    if (batch.length > 0) send(batch);
   };
 
   return {
-    publish: (eventId, message) =>
+    publish: (eventId, message, sendOptions) =>
       new Promise<number>((resolve, reject) => {
-        queue.push({ eventId, json: JSON.stringify(message), resolve, reject });
-        if (!scheduled) {
-          scheduled = true;
-          if (flushDelayMs > 0) setTimeout(flush, flushDelayMs);
-          else setImmediate(flush);
-        }
+        enqueue(eventId, { json: JSON.stringify(message), resolve, reject }, !!sendOptions?.urgent);
       }),
+    send: (eventId, message, sendOptions) => {
+      enqueue(eventId, { json: JSON.stringify(message) }, !!sendOptions?.urgent);
+    },
+    idle: async () => {
+      if (messages > 0) flush();
+      await last.catch(() => undefined);
+    },
   };
 }

@@ -24,6 +24,7 @@ const deliveryColumns = {
   chaosEnabled: webhooks.chaosEnabled,
   chaosFailureRate: webhooks.chaosFailureRate,
   chaosLatencyMs: webhooks.chaosLatencyMs,
+  responseMode: webhooks.responseMode,
 };
 
 /** The settings a delivery worker needs from a webhook (it caches them per webhook). */
@@ -49,6 +50,8 @@ export interface DeliveryWebhook {
   chaosEnabled: boolean;
   chaosFailureRate: number;
   chaosLatencyMs: number;
+  /** `sync`: an ingress request may be waiting for the event's result. */
+  responseMode: string;
 }
 
 export async function findDeliveryWebhook(

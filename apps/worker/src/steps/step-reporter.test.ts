@@ -1,0 +1,63 @@
+import type { SendOptions, StepMessage, StepPublisher } from "@hookflow/queue";
+import { createStepReporter, EXPEDITE_MS } from "./step-reporter.js";
+
+/** A publisher that records what it was given (the reporter's only dependency). */
+function recordingPublisher() {
+  const sent: Array<{ eventId: string; kind: string; urgent: boolean }> = [];
+  const publisher: StepPublisher = {
+    publish: async () => 0,
+    send: (eventId: string, message: StepMessage, options?: SendOptions) => {
+      sent.push({ eventId, kind: message.kind, urgent: options?.urgent === true });
+    },
+    idle: async () => {},
+  };
+  return { publisher, sent };
+}
+
+const step = { nodeType: "delivery", nodeId: "wh_1", status: "running" } as const;
+
+describe("step reporter", () => {
+  afterEach(() => jest.useRealTimers());
+
+  it("gathers messages of an ordinary event (not urgent)", () => {
+    const { publisher, sent } = recordingPublisher();
+    const reporter = createStepReporter({ publisher, now: () => new Date() });
+    reporter.step("evt_a", step);
+    reporter.done("evt_a", { deliveryStatus: "delivered" });
+    expect(sent.map((s) => s.urgent)).toEqual([false, false]);
+  });
+
+  it("sends an expedited event's messages urgently until its done", () => {
+    const { publisher, sent } = recordingPublisher();
+    const reporter = createStepReporter({ publisher, now: () => new Date() });
+    reporter.expedite("evt_s");
+    reporter.step("evt_s", step);
+    reporter.step("evt_other", step);
+    reporter.done("evt_s", { deliveryStatus: "delivered" });
+    // A retry of the same event later is no longer expedited unless marked again.
+    reporter.step("evt_s", step);
+    expect(sent).toEqual([
+      { eventId: "evt_s", kind: "step", urgent: true },
+      { eventId: "evt_other", kind: "step", urgent: false },
+      { eventId: "evt_s", kind: "done", urgent: true },
+      { eventId: "evt_s", kind: "step", urgent: false },
+    ]);
+  });
+
+  it("stops expediting at parked, and forgets an event after EXPEDITE_MS", () => {
+    jest.useFakeTimers({ now: 1_000_000 });
+    const { publisher, sent } = recordingPublisher();
+    const reporter = createStepReporter({ publisher, now: () => new Date() });
+    reporter.expedite("evt_p");
+    reporter.parked("evt_p", { awaitingApproval: true });
+    reporter.step("evt_p", step);
+    reporter.expedite("evt_old");
+    jest.setSystemTime(1_000_000 + EXPEDITE_MS + 1);
+    reporter.step("evt_old", step);
+    expect(sent.map((s) => [s.eventId, s.kind, s.urgent])).toEqual([
+      ["evt_p", "parked", true],
+      ["evt_p", "step", false],
+      ["evt_old", "step", false],
+    ]);
+  });
+});
