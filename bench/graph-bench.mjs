@@ -11,6 +11,7 @@
 //
 //   pnpm build && node bench/graph-bench.mjs
 //   BENCH_QUICK=1 node bench/graph-bench.mjs      # shorter phases
+//   BENCH_CPU_PROF=1 node bench/graph-bench.mjs   # the worker writes a CPU profile
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
@@ -18,6 +19,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { balance, counts, waitSettled } from "./lib/accounting.mjs";
 import { inChild } from "./lib/drivers.mjs";
+import { cpuPerItem, snapshotCpu } from "./lib/process-cpu.mjs";
 import { startProcess, stopProcess } from "./lib/processes.mjs";
 import { startReceiver } from "./lib/receiver-control.mjs";
 import {
@@ -52,6 +54,11 @@ const env = {
   LOG_LEVEL: "warn",
 };
 const log = (...a) => process.stderr.write(`${a.join(" ")}\n`);
+/** BENCH_CPU_PROF=1: the worker writes a V8 CPU profile to bench/results/prof-graph-<run>. */
+const PROFILE_ARGS =
+  process.env.BENCH_CPU_PROF === "1"
+    ? ["--cpu-prof", `--cpu-prof-dir=${join(ROOT, `bench/results/prof-graph-${run}`)}`]
+    : [];
 
 /** About 1 KB of JSON: an order with a dozen lines. */
 const body = JSON.stringify({
@@ -176,7 +183,7 @@ async function main() {
     const startWorker = () =>
       startProcess({
         name: "worker",
-        args: [CLI, "start", "--role", "worker"],
+        args: [...PROFILE_ARGS, CLI, "start", "--role", "worker"],
         env: { ...env, PORT: String(PORTS.worker) },
         healthUrl: `http://127.0.0.1:${PORTS.worker}/api/health`,
         cwd: ROOT,
@@ -205,6 +212,13 @@ async function main() {
         // Drain: a stored backlog gets its jobs all at once; the running worker drains it.
         const pre = await counts(sql, webhook.id);
         const ids = await storeBacklog(sql, webhook.id, round);
+        const cpuGroups = {
+          worker: { pid: worker.pid },
+          redis: { comm: /^redis-server/ },
+          postgres: { comm: /^postgres/ },
+          receiver: { pid: receiver.child.pid },
+        };
+        const cpuBefore = snapshotCpu(cpuGroups);
         const started = performance.now();
         await enqueueDeliveries(
           queues,
@@ -212,6 +226,7 @@ async function main() {
         );
         const settled = await waitSettled(sql, webhook.id, pre.total + ids.length, 600_000);
         const drainSeconds = (performance.now() - started) / 1000;
+        const drainCpuUs = cpuPerItem(cpuBefore, snapshotCpu(cpuGroups), ids.length);
         balances.push(balance(`${name} drain ${round}`, pre.total + ids.length, settled));
 
         // End to end: POSTs through the ingress while the worker delivers.
@@ -236,10 +251,16 @@ async function main() {
           e2eDeliveredPerSecond: (after.delivered - before.delivered) / e2eSeconds,
           ingressRps: r.rps,
           failed: after.failed,
+          drainCpuUsPerEvent: drainCpuUs,
         };
         rounds.push(row);
         log(
           `${name} round ${round}: drain ${fmt(row.drainEventsPerSecond, 0)} events/s, end to end ${fmt(row.e2eDeliveredPerSecond, 0)} delivered/s (ingress ${fmt(r.rps, 0)} req/s)`,
+        );
+        log(
+          `  drain CPU per event (us): ${Object.entries(drainCpuUs)
+            .map(([k, v]) => `${k} ${v}`)
+            .join(", ")}`,
         );
         await receiver.drain();
       }

@@ -17,6 +17,11 @@ export const TransformRunnerOptions = z.object({
   jsWatchdogGraceMs: positiveInt(60_000).default(1_000),
   /** Wall-clock limit of one jq run (a batch of events) on its worker thread. */
   jqTimeoutMs: positiveInt(60_000).default(100),
+  /**
+   * While jq calls keep coming, runs start at most this often so calls share a run (each run
+   * compiles jq's builtins anew); a call arriving at a quiet pool starts at once.
+   */
+  jqGatherMs: z.number().int().min(0).max(1_000).default(10),
   /** Worker threads running jq. */
   jqWorkers: positiveInt(64).default(2),
   /** Events of one webhook running the same jq program are evaluated together, up to this many. */

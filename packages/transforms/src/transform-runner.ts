@@ -30,6 +30,7 @@ export function createTransformRunner(options: TransformRunnerOptions = {}): Tra
     maxBatchBytes: settings.jqMaxBatchBytes,
     recycleMemoryBytes: settings.jqRecycleMemoryMb * 1024 * 1024,
     maxOutputBytes: settings.maxOutputBytes,
+    gatherMs: settings.jqGatherMs,
   });
   const js = createJsPool({
     processes: settings.jsProcesses,

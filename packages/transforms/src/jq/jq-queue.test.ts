@@ -41,4 +41,25 @@ describe("jq queue", () => {
     expect(queue.drain()).toHaveLength(2);
     expect(queue.next()).toBeUndefined();
   });
+
+  it("tells whether the next batch is full and how many calls wait", () => {
+    const queue = createJqQueue({ maxBatch: 2, maxBatchBytes: 1000 });
+    expect(queue.nextIsFull()).toBe(false);
+    queue.push(call("a"));
+    expect([queue.nextIsFull(), queue.size()]).toEqual([false, 1]);
+    queue.push(call("a"));
+    expect([queue.nextIsFull(), queue.size()]).toEqual([true, 2]);
+    queue.next();
+    queue.pushAlone(call("b"));
+    // A retry runs alone: it never waits for company.
+    expect([queue.nextIsFull(), queue.size()]).toEqual([true, 1]);
+  });
+
+  it("counts a batch as full once its input reaches the byte cap", () => {
+    const queue = createJqQueue({ maxBatch: 10, maxBatchBytes: 5 });
+    queue.push(call("a", "123"));
+    expect(queue.nextIsFull()).toBe(false);
+    queue.push(call("a", "45"));
+    expect(queue.nextIsFull()).toBe(true);
+  });
 });

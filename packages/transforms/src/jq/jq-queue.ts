@@ -17,6 +17,10 @@ export interface JqQueue {
   pushAlone(call: QueuedJqCall): void;
   /** The next batch: calls of one key, oldest key first, keys taking turns. */
   next(): QueuedJqCall[] | undefined;
+  /** True when the next batch is a retry run alone, or already as large as a batch may be. */
+  nextIsFull(): boolean;
+  /** Calls waiting. */
+  size(): number;
   drain(): QueuedJqCall[];
 }
 
@@ -50,6 +54,19 @@ export function createJqQueue(limits: { maxBatch: number; maxBatchBytes: number 
       groups.delete(key);
       if (group.length > 0) groups.set(key, group);
       return batch;
+    },
+    nextIsFull() {
+      if (alone.length > 0) return true;
+      const first = groups.values().next();
+      if (first.done) return false;
+      let bytes = 0;
+      for (const call of first.value) bytes += call.inputJson.length;
+      return first.value.length >= limits.maxBatch || bytes >= limits.maxBatchBytes;
+    },
+    size() {
+      let count = alone.length;
+      for (const group of groups.values()) count += group.length;
+      return count;
     },
     drain() {
       const all = [...alone, ...[...groups.values()].flat()];
