@@ -1,5 +1,6 @@
 import type { TransformOutput, TransformPort } from "./engine/types.js";
 import type { TransformNodeConfig } from "./families/definitions.js";
+import { rememberPayloadJson } from "./payload-json.js";
 
 /** What the engine needs of @hookflow/transforms' runner (`createTransformRunner`). */
 export interface TransformRunnerLike {
@@ -36,6 +37,7 @@ export function createTransformRunnerPort(runner: TransformRunnerLike): Transfor
       }
       const body = output === undefined ? undefined : JSON.stringify(output);
       if (body === undefined) return { ok: false, error: "the transform produced no value" };
+      rememberPayloadJson(output, body);
       return { ok: true, payload: output, body };
     },
   };

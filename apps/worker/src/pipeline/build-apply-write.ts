@@ -2,6 +2,7 @@ import type { EventPipelineUpdate, EventStepRow, PipelineApplyWrite } from "@hoo
 import { newId, newPrefixedId } from "@hookflow/domain";
 import {
   type ApplyPlan,
+  boundedPayloadJson,
   EMPTY_PIPELINE_STATE,
   type PlannedPark,
   type StepDraft,
@@ -41,14 +42,6 @@ export interface BuiltWrite {
   parks: StoredPark[];
 }
 
-function boundedPayload(payload: unknown): unknown {
-  if (payload === undefined) return null;
-  const text = JSON.stringify(payload);
-  if (text === undefined) return null;
-  const bytes = Buffer.byteLength(text, "utf8");
-  return bytes > STEP_PAYLOAD_LIMIT_BYTES ? { truncated: true, bytes } : payload;
-}
-
 function stepRow(step: StepDraft): EventStepRow {
   return {
     nodeType: step.nodeType,
@@ -57,7 +50,10 @@ function stepRow(step: StepDraft): EventStepRow {
     status: step.status,
     statusCode: step.statusCode ?? null,
     durationMs: step.durationMs ?? null,
-    lastPayload: step.lastPayload === undefined ? null : boundedPayload(step.lastPayload),
+    lastPayloadJson:
+      step.lastPayload === undefined
+        ? null
+        : (boundedPayloadJson(step.lastPayload, STEP_PAYLOAD_LIMIT_BYTES) ?? null),
     error: step.error ?? null,
     at: step.at,
   };

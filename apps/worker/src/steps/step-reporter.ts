@@ -1,3 +1,4 @@
+import { boundedPayloadJson, stringifyWithRaw } from "@hookflow/pipeline";
 import type {
   PipelineDone,
   PipelineParked,
@@ -56,14 +57,6 @@ export interface CreateStepReporterOptions {
   now: () => Date;
 }
 
-function boundedPayload(payload: unknown): unknown {
-  if (payload === undefined) return undefined;
-  const text = JSON.stringify(payload);
-  if (text === undefined) return undefined;
-  const bytes = Buffer.byteLength(text, "utf8");
-  return bytes > STEP_PAYLOAD_LIMIT_BYTES ? { truncated: true, bytes } : payload;
-}
-
 export function createStepReporter(options: CreateStepReporterOptions): StepReporter {
   const { publisher, now } = options;
   /** Expedited event ids and when they stop being so, oldest first (insertion order). */
@@ -88,19 +81,16 @@ export function createStepReporter(options: CreateStepReporterOptions): StepRepo
   return {
     step: (eventId, input) => {
       const { lastPayload, ...rest } = input;
-      const payload = boundedPayload(lastPayload);
-      send(
+      const step = { eventId, ...rest, at: now().toISOString() };
+      // The payload's text is spliced in, not serialized again (see payload-json).
+      const payload =
+        lastPayload === undefined
+          ? undefined
+          : boundedPayloadJson(lastPayload, STEP_PAYLOAD_LIMIT_BYTES);
+      publisher.sendJson(
         eventId,
-        {
-          kind: "step",
-          step: {
-            eventId,
-            ...rest,
-            ...(payload === undefined ? {} : { lastPayload: payload }),
-            at: now().toISOString(),
-          },
-        },
-        false,
+        `{"kind":"step","step":${stringifyWithRaw(step, "lastPayload", payload)}}`,
+        { urgent: isUrgent(eventId) },
       );
     },
     done: (eventId, input) => {

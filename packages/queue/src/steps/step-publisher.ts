@@ -69,6 +69,11 @@ export interface StepPublisher {
   publish: (eventId: string, message: StepMessage, options?: SendOptions) => Promise<number>;
   /** The same without a promise per message: a failure goes to the `onError` option. */
   send: (eventId: string, message: StepMessage, options?: SendOptions) => void;
+  /**
+   * `send` for a message already serialized: `json` must be the JSON text of a valid
+   * `StepMessage` (the caller splices in payload text it had at hand).
+   */
+  sendJson: (eventId: string, json: string, options?: SendOptions) => void;
   /** Resolves once everything given so far reached Redis (or failed). */
   idle: () => Promise<void>;
 }
@@ -190,6 +195,9 @@ export function createStepPublisher(options: CreateStepPublisherOptions): StepPu
       }),
     send: (eventId, message, sendOptions) => {
       enqueue(eventId, { json: JSON.stringify(message) }, !!sendOptions?.urgent);
+    },
+    sendJson: (eventId, json, sendOptions) => {
+      enqueue(eventId, { json }, !!sendOptions?.urgent);
     },
     idle: async () => {
       if (messages > 0) flush();

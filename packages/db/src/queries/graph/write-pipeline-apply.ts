@@ -8,7 +8,8 @@ export interface EventStepRow {
   status: string;
   statusCode: number | null;
   durationMs: number | null;
-  lastPayload: unknown;
+  /** The node's output as JSON text (already bounded), or null. */
+  lastPayloadJson: string | null;
   error: string | null;
   at: string;
 }
@@ -178,13 +179,16 @@ export async function writePipelineApply(
   };
 }
 
-/** Step rows as the JSON parameter `jsonb_to_recordset` reads (with their order). */
+/**
+ * Step rows as the JSON parameter `jsonb_to_recordset` reads (with their order). Each payload is
+ * spliced in as the JSON text it already is, not serialized again.
+ */
 export function stepsJson(steps: readonly EventStepRow[]): string {
-  return json(steps.map(stepRecord));
+  return `[${steps.map(stepRecordJson).join(",")}]`;
 }
 
-function stepRecord(step: EventStepRow, ord: number) {
-  return {
+function stepRecordJson(step: EventStepRow, ord: number): string {
+  const record = json({
     ord,
     node_type: step.nodeType,
     node_id: step.nodeId,
@@ -192,10 +196,10 @@ function stepRecord(step: EventStepRow, ord: number) {
     status: step.status,
     status_code: step.statusCode,
     duration_ms: step.durationMs === null ? null : Math.round(step.durationMs),
-    last_payload: step.lastPayload === undefined ? null : step.lastPayload,
     error: step.error,
     at: step.at,
-  };
+  });
+  return `${record.slice(0, -1)},"last_payload":${step.lastPayloadJson ?? "null"}}`;
 }
 
 function parkRecord(park: NewParkRow) {
