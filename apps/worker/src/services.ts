@@ -18,6 +18,7 @@ import {
   redisKeys,
 } from "@hookflow/queue";
 import { Redis } from "ioredis";
+import { type ChangeFeed, createChangeFeed } from "./cache/change-feed.js";
 import { type CircuitBreakerStore, createCircuitBreakerStore } from "./delivery/circuit-store.js";
 import { createHttpSender, type HttpSender } from "./delivery/http-sender.js";
 import { createRateLimiter, type RateLimiter } from "./delivery/rate-limiter.js";
@@ -44,6 +45,8 @@ export interface WorkerServices {
   tracer: Tracer;
   queues: DeliveryQueues;
   webhooks: WebhookCache;
+  /** Webhook and graph change announcements, feeding the caches. */
+  changes: ChangeFeed;
   http: HttpSender;
   rateLimiter: RateLimiter;
   breaker: CircuitBreakerStore;
@@ -133,10 +136,20 @@ export function buildWorkerServices(options: BuildWorkerServicesOptions): Worker
     }),
     now,
   });
-  const pipeline = buildPipelineServices({ config, db, redis, keys, logger, steps, now });
+  const changes = createChangeFeed({ subscriber, logger });
+  const pipeline = buildPipelineServices({
+    config,
+    db,
+    redis,
+    keys,
+    logger,
+    steps,
+    feed: changes,
+    now,
+  });
   const webhooks = createWebhookCache({
     db: db.db,
-    subscriber,
+    feed: changes,
     channel: keys.webhookChangedChannel,
     logger,
   });
@@ -153,6 +166,7 @@ export function buildWorkerServices(options: BuildWorkerServicesOptions): Worker
     tracer: getTracer("worker"),
     queues,
     webhooks,
+    changes,
     http,
     rateLimiter: createRateLimiter({ redis, keyOf: keys.rateWindow }),
     breaker,
@@ -161,7 +175,7 @@ export function buildWorkerServices(options: BuildWorkerServicesOptions): Worker
     pipeline,
     now,
     close: async () => {
-      await webhooks.close();
+      await changes.close();
       await pipeline.close();
       await closeDeliveryQueues(queues);
       await http.close();

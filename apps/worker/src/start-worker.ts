@@ -11,13 +11,12 @@ export interface RunningWorker {
 }
 
 /**
- * Starts the delivery engine on built services: the webhook-change subscription, one BullMQ
+ * Starts the delivery engine on built services: the change subscription (caches), one BullMQ
  * worker per priority lane and the sweeper. Closing it leaves the services open (the caller owns
  * them).
  */
 export async function startWorker(services: WorkerServices): Promise<RunningWorker> {
-  await services.webhooks.start();
-  await services.pipeline.graphs.start();
+  await services.changes.start();
   // Without a listener BullMQ prints queue errors (Redis unreachable) raw on stderr.
   for (const queue of services.queues.values()) {
     if (queue.listenerCount("error") === 0) {

@@ -5,14 +5,15 @@ import type { Logger } from "@hookflow/observability";
 import { createTransformRunnerPort } from "@hookflow/pipeline";
 import type { RedisKeys } from "@hookflow/queue";
 import { createTransformRunner } from "@hookflow/transforms";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
+import type { ChangeFeed } from "../cache/change-feed.js";
 import type { StepReporter } from "../steps/step-reporter.js";
 import { createApprovalNotifier } from "./approval-notifier.js";
 import { createPipelineServices, type PipelineServices } from "./pipeline-services.js";
 
 /**
  * The node graph's long-lived parts for a worker process: the sandboxed transform runner, the
- * mail sender of approval gates, the graph cache (its own subscriber connection) and the Redis
+ * mail sender of approval gates, the graph cache (fed by the worker's change feed) and the Redis
  * ports of merges and rate limiters.
  */
 export function buildPipelineServices(options: {
@@ -22,11 +23,10 @@ export function buildPipelineServices(options: {
   keys: RedisKeys;
   logger: Logger;
   steps: StepReporter;
+  feed: ChangeFeed;
   now: () => Date;
 }): PipelineServices {
   const { config, logger } = options;
-  const subscriber = new Redis(config.redisUrl, { maxRetriesPerRequest: null, lazyConnect: true });
-  subscriber.on("error", (error) => logger.warn({ err: error }, "redis (graph subscriber) error"));
   const runner = createTransformRunner();
   const mailer = createMailer({
     smtpUrl: config.smtpUrl,
@@ -38,7 +38,7 @@ export function buildPipelineServices(options: {
   return createPipelineServices({
     db: options.db,
     redis: options.redis,
-    subscriber,
+    feed: options.feed,
     keys: options.keys,
     logger,
     steps: options.steps,

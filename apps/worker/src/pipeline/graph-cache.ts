@@ -12,8 +12,10 @@ import {
   reachableFrom,
 } from "@hookflow/pipeline";
 import { WebhookChanged } from "@hookflow/queue";
-import type { Redis } from "ioredis";
 import { z } from "zod";
+import type { ChangeFeed } from "../cache/change-feed.js";
+import { createInvalidatingCache } from "../cache/invalidating-cache.js";
+import { safeJson } from "../cache/safe-json.js";
 
 /** A webhook's graph as the worker runs it. */
 export interface WebhookGraph {
@@ -28,8 +30,6 @@ export interface WebhookGraph {
 
 export interface GraphCache {
   get: (webhookId: string) => Promise<WebhookGraph>;
-  start: () => Promise<void>;
-  close: () => Promise<void>;
 }
 
 const STATEFUL: ReadonlySet<FamilyKey> = new Set(["merge", "rateLimiter", "delay", "approval"]);
@@ -83,88 +83,37 @@ export async function loadWebhookGraph(
   return { graph, order, stateful };
 }
 
-interface Entry {
-  value: Promise<WebhookGraph>;
-  loadedAt: number;
-}
-
-/**
- * Webhook graphs cached in the worker. Any node or canvas write (graph-changed) drops every
- * entry, since a new node anywhere may join a webhook's graph; a webhook change drops that
- * webhook's entry. The TTL bounds staleness if a message is ever missed; concurrent misses share
- * one load, and a load that races an invalidation is not kept.
- */
+/** A graph-changed message names the node (or canvas snapshot) that was written. */
 const GraphChanged = z.object({ nodeId: z.string() });
 
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
+/**
+ * Webhook graphs cached in the worker. Any node write (graph-changed, one message per write)
+ * drops every entry, since a new node anywhere may join a webhook's graph; a message naming no
+ * node family (a canvas snapshot, from an api of an older version) is ignored. A webhook change
+ * drops that webhook's entry.
+ */
 export function createGraphCache(options: {
   db: DbHandle;
-  subscriber: Redis;
+  feed: ChangeFeed;
   graphChannel: string;
   webhookChannel: string;
   logger: Logger;
   ttlMs?: number;
 }): GraphCache {
-  const { db, subscriber, logger } = options;
-  const ttlMs = options.ttlMs ?? 30_000;
-  const entries = new Map<string, Entry>();
-  let generation = 0;
-
-  const drop = (webhookId?: string) => {
-    generation += 1;
-    if (webhookId === undefined) entries.clear();
-    else entries.delete(webhookId);
-  };
-
-  const onMessage = (channel: string, message: string) => {
-    if (channel === options.graphChannel) {
-      // Canvas snapshots announce their writes too, but are never part of a live graph.
-      const changed = GraphChanged.safeParse(safeJson(message));
-      if (changed.success && familyOfId(changed.data.nodeId) === undefined) return;
-      drop();
-      return;
-    }
-    if (channel !== options.webhookChannel) return;
+  const { db, logger } = options;
+  const cache = createInvalidatingCache<WebhookGraph>({
+    load: (webhookId) => loadWebhookGraph(db, webhookId, logger),
+    ttlMs: options.ttlMs ?? 30_000,
+  });
+  options.feed.on(options.graphChannel, (message) => {
+    const changed = GraphChanged.safeParse(safeJson(message));
+    if (changed.success && familyOfId(changed.data.nodeId) === undefined) return;
+    cache.drop();
+  });
+  options.feed.on(options.webhookChannel, (message) => {
     const changed = WebhookChanged.safeParse(safeJson(message));
-    if (changed.success) drop(changed.data.webhookId);
-    else logger.warn("ignored a malformed webhook-changed message");
-  };
-
-  return {
-    get: (webhookId) => {
-      const now = Date.now();
-      const hit = entries.get(webhookId);
-      if (hit && now - hit.loadedAt < ttlMs) return hit.value;
-      const started = generation;
-      const value = loadWebhookGraph(db, webhookId, logger);
-      const entry = { value, loadedAt: now };
-      entries.set(webhookId, entry);
-      value.then(
-        () => {
-          if (generation !== started && entries.get(webhookId) === entry) entries.delete(webhookId);
-        },
-        () => {
-          if (entries.get(webhookId) === entry) entries.delete(webhookId);
-        },
-      );
-      return value;
-    },
-    start: async () => {
-      subscriber.on("message", onMessage);
-      subscriber.on("ready", () => entries.clear());
-      await subscriber.subscribe(options.graphChannel, options.webhookChannel);
-      entries.clear();
-    },
-    close: async () => {
-      subscriber.off("message", onMessage);
-      subscriber.disconnect();
-    },
-  };
+    if (changed.success) cache.drop(changed.data.webhookId);
+  });
+  options.feed.onResubscribe(() => cache.drop());
+  return { get: cache.get };
 }

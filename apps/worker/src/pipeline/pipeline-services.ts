@@ -9,6 +9,7 @@ import {
 } from "@hookflow/pipeline";
 import type { RedisKeys } from "@hookflow/queue";
 import type { Redis } from "ioredis";
+import type { ChangeFeed } from "../cache/change-feed.js";
 import type { StepReporter } from "../steps/step-reporter.js";
 import type { ApprovalNotifier } from "./approval-notifier.js";
 import { createGraphCache, type GraphCache } from "./graph-cache.js";
@@ -36,7 +37,7 @@ function mergeTtlMs(delayScale: number): number {
 export function createPipelineServices(options: {
   db: DbHandle;
   redis: Redis;
-  subscriber: Redis;
+  feed: ChangeFeed;
   keys: RedisKeys;
   logger: Logger;
   steps: StepReporter;
@@ -49,7 +50,7 @@ export function createPipelineServices(options: {
   const { redis, keys, steps, delayScale } = options;
   const graphs = createGraphCache({
     db: options.db,
-    subscriber: options.subscriber,
+    feed: options.feed,
     graphChannel: keys.graphChangedChannel,
     webhookChannel: keys.webhookChangedChannel,
     logger: options.logger,
@@ -72,7 +73,6 @@ export function createPipelineServices(options: {
       onStep: ({ at: _at, ...step }) => steps.step(eventId, step),
     }),
     close: async () => {
-      await graphs.close();
       await options.closeTransform?.();
     },
   };

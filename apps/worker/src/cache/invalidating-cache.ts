@@ -1,0 +1,61 @@
+/**
+ * A keyed in-process cache of loads, dropped by change messages. Concurrent misses share one
+ * load; a load that races a drop of its key (or of everything) is served to its callers but not
+ * kept; a failed load is not kept. The TTL only bounds staleness if a change message is ever
+ * missed.
+ */
+export interface InvalidatingCache<V> {
+  get: (key: string) => Promise<V>;
+  /** Drops one key, or every key when none is given. */
+  drop: (key?: string) => void;
+}
+
+interface Entry<V> {
+  value: Promise<V>;
+  loadedAt: number;
+}
+
+export function createInvalidatingCache<V>(options: {
+  load: (key: string) => Promise<V>;
+  ttlMs: number;
+  /** Whether a loaded value may be kept (default: always). */
+  keep?: (value: V) => boolean;
+  now?: () => number;
+}): InvalidatingCache<V> {
+  const now = options.now ?? Date.now;
+  const keep = options.keep ?? (() => true);
+  const entries = new Map<string, Entry<V>>();
+  /** Drops of single keys, by key; `everything` counts drops of all keys. */
+  const keyDrops = new Map<string, number>();
+  let everything = 0;
+
+  return {
+    get: (key) => {
+      const at = now();
+      const hit = entries.get(key);
+      if (hit && at - hit.loadedAt < options.ttlMs) return hit.value;
+      const dropsBefore = everything + (keyDrops.get(key) ?? 0);
+      const value = options.load(key);
+      const entry = { value, loadedAt: at };
+      entries.set(key, entry);
+      const forget = () => {
+        if (entries.get(key) === entry) entries.delete(key);
+      };
+      value.then((loaded) => {
+        const raced = everything + (keyDrops.get(key) ?? 0) !== dropsBefore;
+        if (raced || !keep(loaded)) forget();
+      }, forget);
+      return value;
+    },
+    drop: (key) => {
+      if (key === undefined) {
+        everything += 1;
+        entries.clear();
+        keyDrops.clear();
+        return;
+      }
+      entries.delete(key);
+      keyDrops.set(key, (keyDrops.get(key) ?? 0) + 1);
+    },
+  };
+}
