@@ -1,3 +1,5 @@
+import { checkContractHealth } from "../src/routes/events/contract-health-check.js";
+import { liveWebhookGraph, reachableNodesOf } from "../src/routes/nodes/live-graph.js";
 import { createApiKeyFor, createUserWithSession } from "./fixtures.js";
 import { type ApiHarness, startApi } from "./harness.js";
 import { createNode, insertEventRow, insertWebhookRow, webhookInput } from "./nodes-fixtures.js";
@@ -152,5 +154,178 @@ describe("GET /api/events/:webhookId/contract-health", () => {
     const operation = body.paths["/api/events/{webhookId}/contract-health"].get;
     expect(operation.summary).toBe("Contract health of a webhook");
     expect(operation.security).toEqual([{ bearerAuth: [] }]);
+  });
+});
+
+describe("contract health judges each validator on the payload that would reach it", () => {
+  let api: ApiHarness;
+  let alice: User;
+  let shapedHook: string;
+  let gatedHook: string;
+  let afterTransform: Record<string, any>;
+  let asReceived: Record<string, any>;
+  let gated: Record<string, any>;
+  let shapedEvents: string[];
+
+  beforeAll(async () => {
+    api = await startApi();
+    const db = api.services.db.db;
+    alice = await createUserWithSession(db);
+    shapedHook = await insertWebhookRow(db, alice.userId);
+    gatedHook = await insertWebhookRow(db, alice.userId);
+
+    // shaped: a transform turns text amounts into numbers before one validator; another
+    // validator sits on the webhook itself and sees the payload as received.
+    const toNumber = await createNode(api, alice.token, "transform-nodes", {
+      name: "amount to number",
+      transformMode: "jq",
+      template: "{amount: (.amount | tonumber)}",
+      inputNodes: [webhookInput(shapedHook)],
+    });
+    afterTransform = await createNode(api, alice.token, "schema-validators", {
+      name: "amount after transform",
+      fields: [{ path: "amount", type: "number", required: true }],
+      inputNodes: [{ nodeType: "transform", nodeId: toNumber.id }],
+    });
+    asReceived = await createNode(api, alice.token, "schema-validators", {
+      name: "amount as received",
+      fields: [{ path: "amount", type: "number", required: true }],
+      inputNodes: [webhookInput(shapedHook)],
+    });
+    shapedEvents = [];
+    for (const [i, payload] of [{ amount: "5" }, { amount: 7 }, { amount: "x" }].entries()) {
+      shapedEvents.push(await insertEventRow(db, shapedHook, payload, { createdAt: minute(i) }));
+    }
+
+    // gated: filter -> delay -> approval -> validator. Paths that would wait go on in the check.
+    const keep = await createNode(api, alice.token, "filter-nodes", {
+      name: "kept kinds",
+      filters: [{ field: "kind", operator: "eq", value: "keep" }],
+      inputNodes: [webhookInput(gatedHook)],
+    });
+    const later = await createNode(api, alice.token, "delay-nodes", {
+      name: "later",
+      delaySeconds: 60,
+      inputNodes: [{ nodeType: "filter", nodeId: keep.id }],
+    });
+    const gate = await createNode(api, alice.token, "approval-nodes", {
+      name: "human check",
+      inputNodes: [{ nodeType: "delay", nodeId: later.id }],
+    });
+    gated = await createNode(api, alice.token, "schema-validators", {
+      name: "ok is a boolean",
+      fields: [{ path: "ok", type: "boolean", required: true }],
+      inputNodes: [{ nodeType: "approval", nodeId: gate.id }],
+    });
+    const payloads = [
+      { kind: "keep", ok: true },
+      { kind: "keep", ok: "yes" },
+      { kind: "drop", ok: "yes" },
+    ];
+    for (const [i, payload] of payloads.entries()) {
+      await insertEventRow(db, gatedHook, payload, { createdAt: minute(i) });
+    }
+  });
+  afterAll(async () => {
+    await api.close();
+  });
+
+  const health = (webhookId: string) =>
+    api.call("GET", `/api/events/${webhookId}/contract-health`, { token: alice.token });
+
+  it("judges a validator after a transform on the transformed payload", async () => {
+    const res = await health(shapedHook);
+    expect(res.status).toBe(200);
+    // "5": transformed to 5 (accepted after the transform, rejected as received); 7: accepted
+    // by both; "x": the transform fails, so only the validator on the webhook judges it.
+    // Validators come in graph order, ties by creation order.
+    expect(res.body).toEqual({
+      score: 33.3,
+      totalChecked: 3,
+      passed: 1,
+      failed: 2,
+      validators: [
+        { id: afterTransform.id, name: "amount after transform", passRate: 100 },
+        { id: asReceived.id, name: "amount as received", passRate: 33.3 },
+      ],
+    });
+  });
+
+  it("goes on past delays and approvals and leaves out events a filter stops", async () => {
+    const res = await health(gatedHook);
+    expect(res.body).toEqual({
+      score: 66.7,
+      totalChecked: 3,
+      passed: 2,
+      failed: 1,
+      validators: [{ id: gated.id, name: "ok is a boolean", passRate: 50 }],
+    });
+  });
+
+  it("leaves out child events its own graph made but keeps events forwarded from elsewhere", async () => {
+    const db = api.services.db.db;
+    const hook = await insertWebhookRow(db, alice.userId);
+    const elsewhere = await insertWebhookRow(db, alice.userId);
+    const validator = await createNode(api, alice.token, "schema-validators", {
+      name: "n is a number",
+      fields: [{ path: "n", type: "number", required: true }],
+      inputNodes: [webhookInput(hook)],
+    });
+    const source = await insertEventRow(db, hook, { n: 1 }, { createdAt: minute(0) });
+    // A later path of `source`: the graph already ran for it, so its body is not judged.
+    await insertEventRow(db, hook, { n: "made" }, { parentEventId: source, createdAt: minute(1) });
+    const outside = await insertEventRow(db, elsewhere, { n: 2 }, { createdAt: minute(2) });
+    await insertEventRow(db, hook, { n: "text" }, { parentEventId: outside, createdAt: minute(3) });
+    const res = await health(hook);
+    expect(res.body).toEqual({
+      score: 50,
+      totalChecked: 2,
+      passed: 1,
+      failed: 1,
+      validators: [{ id: validator.id, name: "n is a number", passRate: 50 }],
+    });
+  });
+
+  it("changes nothing: events keep their status and gain no steps", async () => {
+    await health(shapedHook);
+    await health(gatedHook);
+    for (const id of shapedEvents) {
+      const event = await api.call("GET", `/api/events/${id}`, { token: alice.token });
+      expect(event.body.status).toBe("pending");
+      const steps = await api.call("GET", `/api/events/${id}/steps`, { token: alice.token });
+      expect(steps.status).toBe(200);
+      expect(steps.body).toEqual([]);
+    }
+  });
+
+  it("counts the events it had no time left for as not evaluated", async () => {
+    const live = await liveWebhookGraph(api.services.db, shapedHook);
+    let budget = 1;
+    const tally = await checkContractHealth({
+      webhookId: shapedHook,
+      payloadFilters: [],
+      graph: live.graph,
+      order: live.order,
+      validators: reachableNodesOf(live, "schemaValidator"),
+      events: [
+        { id: "evt_a", eventType: null, payload: { amount: 7 } },
+        { id: "evt_b", eventType: null, payload: { amount: 8 } },
+        { id: "evt_c", eventType: null, payload: { amount: 9 } },
+      ],
+      transform: api.services.transformPort(),
+      now: () => Date.UTC(2024, 0, 1),
+      delayScale: 1,
+      // Time for one event only.
+      outOfTime: () => budget-- <= 0,
+    });
+    expect({
+      checked: tally.checked,
+      passed: tally.passed,
+      notEvaluated: tally.notEvaluated,
+    }).toEqual({ checked: 1, passed: 1, notEvaluated: 2 });
+    expect(tally.validators.map((v) => [v.reached, v.accepted])).toEqual([
+      [1, 1],
+      [1, 1],
+    ]);
   });
 });

@@ -668,6 +668,44 @@ describe("node family api", () => {
       }
     });
 
+    it("publishes one graph change per write however many nodes it changes", async () => {
+      const hook = await insertWebhookRow(api.services.db.db, alice.userId);
+      const first = await createNode(api, alice.token, "filter-nodes", {
+        name: "first",
+        filters: [{ field: "x", operator: "exists" }],
+        inputNodes: [webhookInput(hook)],
+      });
+      const second = await createNode(api, alice.token, "delay-nodes", {
+        name: "second",
+        delaySeconds: 1,
+        inputNodes: [webhookInput(hook), { nodeType: "filter", nodeId: first.id }],
+      });
+      const listener = await listenTo(
+        api.services.config.redisUrl,
+        api.services.keys.graphChangedChannel,
+      );
+      try {
+        // Detaches `second` from `first`: two nodes change, one message.
+        await api.call("DELETE", `/api/filter-nodes/${first.id}`, { token: alice.token });
+        // Detaches `second` from the webhook: one message naming it.
+        await api.call("DELETE", `/api/webhooks/${hook}`, { token: alice.token });
+        // Published on the same connection after the others, so it arrives last.
+        const marker = await createNode(api, alice.token, "delay-nodes", {
+          name: "marker",
+          delaySeconds: 1,
+        });
+        await eventually(() =>
+          expect(listener.messages).toEqual([
+            { nodeId: first.id },
+            { nodeId: second.id },
+            { nodeId: marker.id },
+          ]),
+        );
+      } finally {
+        listener.close();
+      }
+    });
+
     it("leaves approval sub-paths to their own routes", async () => {
       const gate = await createNode(api, alice.token, "approval-nodes", { name: "gate" });
       const res = await api.call("GET", `/api/approval-nodes/${gate.id}/pending`, {

@@ -4,7 +4,6 @@ import { newId } from "@hookflow/domain";
 import { ownershipOf } from "../../auth/access.js";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
-import { publishGraphChanged } from "../nodes/node-records.js";
 import { BEARER, errorResponses, scopeGuard } from "../nodes/resource-route-kit.js";
 import { checkCanvasEdges, freezeCanvas } from "./freeze-canvas.js";
 import { CreateCanvasSnapshotInput } from "./snapshot-input.js";
@@ -61,7 +60,6 @@ export function registerCreateCanvasSnapshot(app: ApiApp, services: ApiServices)
         updatedAt: now,
       }),
     );
-    await publishGraphChanged(services, [row.id]);
     return c.json(toSnapshotResponse(row), 201);
   });
 }

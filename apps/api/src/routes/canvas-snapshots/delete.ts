@@ -3,7 +3,6 @@ import { deleteCanvasSnapshot } from "@hookflow/db";
 import { NotFoundError } from "@hookflow/domain";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
-import { publishGraphChanged } from "../nodes/node-records.js";
 import { BEARER, errorResponses, idParams, scopeGuard } from "../nodes/resource-route-kit.js";
 import {
   loadVisibleSnapshot,
@@ -35,7 +34,6 @@ export function registerDeleteCanvasSnapshot(app: ApiApp, services: ApiServices)
     if (!(await deleteCanvasSnapshot(services.db.db, id))) {
       throw new NotFoundError("Canvas snapshot not found");
     }
-    await publishGraphChanged(services, [id]);
     return c.body(null, 204);
   });
 }

@@ -1,40 +1,30 @@
-import {
-  type DbExecutor,
-  type DbHandle,
-  findGraphWebhooks,
-  findPipelineNodesByIds,
-  type GraphWebhookRow,
-} from "@hookflow/db";
+import { type DbExecutor, type DbHandle, findGraphWebhooks } from "@hookflow/db";
 import { ValidationError } from "@hookflow/domain";
 import {
   buildGraph,
   canonicalNodeType,
   familyOfNodeType,
-  type NodeType,
   type PipelineNode,
 } from "@hookflow/pipeline";
-import { canSee } from "../../auth/access.js";
 import type { Actor } from "../../auth/actor.js";
+import { checkReferencedRecords, type RecordReference } from "../nodes/check-node-references.js";
 import { liveGraphNodes } from "../nodes/live-graph.js";
 import { toPipelineNode } from "../nodes/node-records.js";
 import { type FrozenGraph, freezeNode, freezeWebhook } from "./frozen-graph.js";
 import type { CanvasEdge, CanvasNode } from "./snapshot-input.js";
 
-interface Named {
-  id: string;
-  field: string;
-  /** The canonical node type the canvas node claims, when its type is a known one. */
-  claimedType?: NodeType | undefined;
-}
-
 /**
  * The records a canvas names: `data.webhookId` and `data.nodeId` of its nodes. A `webhook` node
- * must name its webhook and a node of a known family its node; other node types (notes, groups)
- * are layout only. Canvas node ids are unique.
+ * must name its webhook and a node of a known family its node, of that family; other node types
+ * (notes, groups) are layout only, and a node they name may be of any family. Canvas node ids
+ * are unique.
  */
-function namedRecords(nodes: readonly CanvasNode[]): { webhooks: Named[]; nodes: Named[] } {
-  const webhooks: Named[] = [];
-  const records: Named[] = [];
+function namedRecords(nodes: readonly CanvasNode[]): {
+  webhooks: RecordReference[];
+  nodes: RecordReference[];
+} {
+  const webhooks: RecordReference[] = [];
+  const records: RecordReference[] = [];
   const seen = new Set<string>();
   nodes.forEach((node, i) => {
     if (seen.has(node.id)) throw new ValidationError(`nodes.${i}.id: Duplicate canvas node id`);
@@ -47,10 +37,17 @@ function namedRecords(nodes: readonly CanvasNode[]): { webhooks: Named[]; nodes:
     if (type && familyOfNodeType(type) && nodeId === undefined) {
       throw new ValidationError(`nodes.${i}.data.nodeId: Required for a ${node.type} node`);
     }
-    if (webhookId !== undefined)
-      webhooks.push({ id: webhookId, field: `nodes.${i}.data.webhookId` });
+    if (webhookId !== undefined) {
+      webhooks.push({ id: webhookId, field: `nodes.${i}.data.webhookId`, type: "webhook" });
+    }
     if (nodeId !== undefined) {
-      records.push({ id: nodeId, field: `nodes.${i}.data.nodeId`, claimedType: type });
+      const family = type ? familyOfNodeType(type) : undefined;
+      records.push({
+        id: nodeId,
+        field: `nodes.${i}.data.nodeId`,
+        type: type && family ? type : "node",
+        label: "node",
+      });
     }
   });
   return { webhooks, nodes: records };
@@ -83,42 +80,28 @@ export async function freezeCanvas(
   now: Date,
 ): Promise<FrozenGraph> {
   const named = namedRecords(canvas);
-  const [webhookRows, nodeRows] = await Promise.all([
-    findGraphWebhooks(
-      tx,
-      named.webhooks.map((w) => w.id),
-    ),
-    findPipelineNodesByIds(
-      tx,
-      named.nodes.map((n) => n.id),
-    ),
+  const namedNodes = await checkReferencedRecords(tx, actor, null, [
+    ...named.webhooks,
+    ...named.nodes,
   ]);
-  const webhookById = new Map(webhookRows.map((row) => [row.id, row]));
-  const nodeById = new Map(nodeRows.map((row) => [row.id, row]));
-  for (const ref of named.webhooks) {
-    const row = webhookById.get(ref.id);
-    if (!row || !canSee(actor, row)) {
-      throw new ValidationError(`${ref.field}: Unknown webhook ${ref.id}`);
-    }
-  }
-  for (const ref of named.nodes) {
-    const row = nodeById.get(ref.id);
-    const family = ref.claimedType ? familyOfNodeType(ref.claimedType) : undefined;
-    if (!row || !canSee(actor, row) || (family !== undefined && row.family !== family)) {
-      throw new ValidationError(`${ref.field}: Unknown node ${ref.id}`);
-    }
-  }
 
-  const nodes = new Map<string, PipelineNode>(nodeRows.map((row) => [row.id, toPipelineNode(row)]));
-  for (const webhook of webhookRows) {
-    for (const node of await liveGraphNodes(handle, webhook.id)) nodes.set(node.id, node);
+  const nodes = new Map<string, PipelineNode>(
+    [...namedNodes.values()].map((row) => [row.id, toPipelineNode(row)]),
+  );
+  const webhookIds = [...new Set(named.webhooks.map((ref) => ref.id))];
+  for (const webhookId of webhookIds) {
+    for (const node of await liveGraphNodes(handle, webhookId)) nodes.set(node.id, node);
   }
   const ordered = [...nodes.values()].sort(
     (a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id),
   );
   const graph = buildGraph(ordered);
-  const touched = graph.vertices.filter((id) => !graph.nodes.has(id) && !webhookById.has(id));
-  const webhooks: GraphWebhookRow[] = [...webhookRows, ...(await findGraphWebhooks(tx, touched))];
+  // The named webhooks first, then every other webhook the graph touches.
+  const touched = graph.vertices.filter((id) => !graph.nodes.has(id) && !webhookIds.includes(id));
+  const rank = new Map([...webhookIds, ...touched].map((id, i) => [id, i]));
+  const webhooks = (await findGraphWebhooks(tx, [...rank.keys()])).sort(
+    (a, b) => (rank.get(a.id) ?? 0) - (rank.get(b.id) ?? 0),
+  );
   return {
     version: 1,
     frozenAt: now.toISOString(),

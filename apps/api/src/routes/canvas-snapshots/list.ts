@@ -3,9 +3,9 @@ import { listCanvasSnapshotsPage } from "@hookflow/db";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
 import {
+  actingScope,
   BEARER,
   errorResponses,
-  listScopeOf,
   PageQuery,
   scopeGuard,
   TotalCountHeader,
@@ -42,7 +42,7 @@ export function registerListCanvasSnapshots(app: ApiApp, services: ApiServices):
   app.openapi(route, async (c) => {
     const { page, limit } = c.req.valid("query");
     const { rows, total } = await listCanvasSnapshotsPage(services.db.db, {
-      scope: listScopeOf(c.get("actor")),
+      scope: actingScope(c.get("actor")),
       offset: (page - 1) * limit,
       limit,
     });

@@ -3,7 +3,6 @@ import { type CanvasSnapshotPatch, updateCanvasSnapshot, withGraphWriteLock } fr
 import { NotFoundError } from "@hookflow/domain";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
-import { publishGraphChanged } from "../nodes/node-records.js";
 import { BEARER, errorResponses, idParams, scopeGuard } from "../nodes/resource-route-kit.js";
 import { checkCanvasEdges, freezeCanvas } from "./freeze-canvas.js";
 import { type CanvasEdge, type CanvasNode, UpdateCanvasSnapshotInput } from "./snapshot-input.js";
@@ -64,7 +63,6 @@ export function registerUpdateCanvasSnapshot(app: ApiApp, services: ApiServices)
       return updateCanvasSnapshot(tx, id, patch);
     });
     if (!row) throw new NotFoundError("Canvas snapshot not found");
-    await publishGraphChanged(services, [id]);
     return c.json(toSnapshotResponse(row), 200);
   });
 }

@@ -1,15 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import type { ApiApp } from "../../http/api-app.js";
-
-const ErrorBody = z.object({
-  statusCode: z.number().int(),
-  message: z.string(),
-  error: z.string(),
-});
-const errorAnswer = (description: string) => ({
-  description,
-  content: { "application/json": { schema: ErrorBody } },
-});
+import { errorAnswer } from "../../http/route-kit.js";
 
 const StepMessage = z
   .object({

@@ -1,15 +1,18 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { findWebhookById, listRecentEventBodies } from "@hookflow/db";
-import { type FamilyConfig, validateSchema } from "@hookflow/pipeline";
-import { assertVisible } from "../../auth/access.js";
+import { listRecentEventBodies } from "@hookflow/db";
+import type { TransformPort } from "@hookflow/pipeline";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
-import { nodesReachableFrom } from "../nodes/live-graph.js";
+import { liveWebhookGraph, reachableNodesOf } from "../nodes/live-graph.js";
+import { loadVisibleWebhook } from "../webhooks/webhook-route-kit.js";
+import { checkContractHealth } from "./contract-health-check.js";
 import { payloadOf } from "./event-body.js";
 import { BEARER, EVENTS_TAG, errorResponses, scopeGuard } from "./event-route-kit.js";
 
 export const CONTRACT_HEALTH_DEFAULT_LIMIT = 100;
 export const CONTRACT_HEALTH_MAX_LIMIT = 1000;
+/** Wall time one request spends on dry runs; events not reached by then are not evaluated. */
+export const CONTRACT_HEALTH_BUDGET_MS = 5000;
 
 const ContractHealth = z
   .object({
@@ -21,9 +24,22 @@ const ContractHealth = z
       z.object({
         id: z.string(),
         name: z.string(),
-        passRate: z.number().openapi({ description: "Events it accepted, percent, one decimal" }),
+        passRate: z.number().openapi({
+          description:
+            "Of the evaluated events whose payload reached it, the percent it accepted, one " +
+            "decimal (100 when none reached it)",
+        }),
       }),
     ),
+    notEvaluated: z
+      .number()
+      .int()
+      .optional()
+      .openapi({
+        description:
+          "Sampled events left out of every count: the request's time budget ran out before " +
+          "their dry run finished, or it could not run. Absent when every event was evaluated.",
+      }),
   })
   .openapi("ContractHealth");
 
@@ -33,12 +49,18 @@ const route = createRoute({
   tags: [EVENTS_TAG],
   summary: "Contract health of a webhook",
   description:
-    "Checks the webhook's last `limit` events (default 100, max 1000; every status) against " +
-    "every schema validator reachable from the webhook in its live graph, using each event's " +
-    "payload as received. An event passes when every validator accepts it. score = passed / " +
-    "totalChecked * 100 rounded to one decimal; each validator's passRate likewise. With no " +
-    "event (or no validator) nothing breaks the contract: score and passRates are 100. Needs " +
-    "events:read.",
+    "Checks the webhook's last `limit` events (default 100, max 1000; every status; not the " +
+    "child events its own graph's fan-out made) against " +
+    "every schema validator reachable from the webhook in its live graph. Each event runs " +
+    "through that graph as time travel runs it, with every side effect off (transforms run in " +
+    "their sandbox; delays go on at once, approvals count as approved, rate limiters as free), " +
+    "so each validator judges the payload that would reach it; a validator no path of the " +
+    "event reaches (a filter stopped it, an earlier node failed) does not judge it. An event " +
+    "passes when no validator rejects it. score = passed / totalChecked * 100 rounded to one " +
+    "decimal; a validator's passRate is over the events that reached it. With no event (or no " +
+    "validator) nothing breaks the contract: score and passRates are 100. Newest events go " +
+    "first; the request spends about 5 s at most on dry runs, and events it had no time left " +
+    "for are counted in `notEvaluated`, not in totalChecked. Needs events:read.",
   security: BEARER,
   middleware: [scopeGuard("events:read")] as const,
   request: {
@@ -73,38 +95,52 @@ export function percentOf(part: number, whole: number): number {
 }
 
 export function registerContractHealth(app: ApiApp, services: ApiServices): void {
+  // The sandboxed runner starts only if a transform actually runs.
+  const transform: TransformPort = { run: (input) => services.transformPort().run(input) };
   app.openapi(route, async (c) => {
     const { webhookId } = c.req.valid("param");
     const { limit } = c.req.valid("query");
-    const db = services.db.db;
-    assertVisible(c.get("actor"), await findWebhookById(db, webhookId), "Webhook");
-    const validators = (await nodesReachableFrom(services.db, webhookId)).filter(
-      (node) => node.family === "schemaValidator",
-    );
-    const events = await listRecentEventBodies(db, webhookId, limit);
-    const accepted = validators.map(() => 0);
-    let passed = 0;
-    for (const event of events) {
-      const payload = payloadOf(event.body);
-      let all = true;
-      validators.forEach((validator, i) => {
-        const config = validator.config as FamilyConfig<"schemaValidator">;
-        if (validateSchema(config, payload).ok) accepted[i] = (accepted[i] ?? 0) + 1;
-        else all = false;
-      });
-      if (all) passed += 1;
+    const webhook = await loadVisibleWebhook(services, c.get("actor"), webhookId);
+    const live = await liveWebhookGraph(services.db, webhookId);
+    const validators = reachableNodesOf(live, "schemaValidator");
+    const rows = await listRecentEventBodies(services.db.db, webhookId, limit);
+    const deadline = performance.now() + CONTRACT_HEALTH_BUDGET_MS;
+    const tally = await checkContractHealth({
+      webhookId,
+      payloadFilters: webhook.payloadFilters,
+      graph: live.graph,
+      order: live.order,
+      validators,
+      events: rows.map((row) => ({
+        id: row.id,
+        eventType: row.eventType,
+        payload: payloadOf(row.body),
+      })),
+      transform,
+      now: () => services.now().getTime(),
+      delayScale: services.config.delayScale,
+      outOfTime: () => performance.now() >= deadline,
+      onError: (eventId, error) =>
+        services.logger.error({ err: error, eventId, webhookId }, "contract health dry run failed"),
+    });
+    if (tally.notEvaluated > 0) {
+      services.logger.warn(
+        { webhookId, notEvaluated: tally.notEvaluated, checked: tally.checked },
+        "contract health left events unevaluated",
+      );
     }
     return c.json(
       {
-        score: percentOf(passed, events.length),
-        totalChecked: events.length,
-        passed,
-        failed: events.length - passed,
-        validators: validators.map((validator, i) => ({
-          id: validator.id,
-          name: validator.name,
-          passRate: percentOf(accepted[i] ?? 0, events.length),
+        score: percentOf(tally.passed, tally.checked),
+        totalChecked: tally.checked,
+        passed: tally.passed,
+        failed: tally.checked - tally.passed,
+        validators: tally.validators.map((v) => ({
+          id: v.node.id,
+          name: v.node.name,
+          passRate: percentOf(v.accepted, v.reached),
         })),
+        ...(tally.notEvaluated > 0 ? { notEvaluated: tally.notEvaluated } : {}),
       },
       200,
     );

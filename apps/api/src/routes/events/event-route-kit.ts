@@ -1,28 +1,15 @@
 import { z } from "@hono/zod-openapi";
-import { type EventRow, type EventScope, findEventWithOwner, findWebhookById } from "@hookflow/db";
+import { type EventRow, type EventScope, findEventWithOwner } from "@hookflow/db";
 import { NotFoundError } from "@hookflow/domain";
-import type { MiddlewareHandler } from "hono";
-import { assertVisible, requireScope } from "../../auth/access.js";
-import type { Actor, Scope } from "../../auth/actor.js";
-import type { AuthEnv } from "../../auth/authenticate.js";
+import { assertVisible } from "../../auth/access.js";
+import type { Actor } from "../../auth/actor.js";
+import { actingScope, errorResponsesOf } from "../../http/route-kit.js";
 import type { ApiServices } from "../../services.js";
+import { loadVisibleWebhook } from "../webhooks/webhook-route-kit.js";
+
+export { BEARER, scopeGuard } from "../../http/route-kit.js";
 
 export const EVENTS_TAG = "Events";
-export const BEARER = [{ bearerAuth: [] }];
-
-/** Scope check as route middleware, so it runs before any parameter validation. */
-export function scopeGuard(scope: Scope): MiddlewareHandler<AuthEnv> {
-  return async (c, next) => {
-    requireScope(c.get("actor"), scope);
-    await next();
-  };
-}
-
-const ErrorBody = z.object({
-  statusCode: z.number().int(),
-  message: z.string(),
-  error: z.string(),
-});
 
 const ERROR_TEXT = {
   400: "Invalid request; the message names the field",
@@ -36,12 +23,7 @@ const ERROR_TEXT = {
 
 /** OpenAPI entries of the error answers a route can give, all in the spec's error shape. */
 export function errorResponses(...codes: Array<keyof typeof ERROR_TEXT>) {
-  return Object.fromEntries(
-    codes.map((code) => [
-      code,
-      { description: ERROR_TEXT[code], content: { "application/json": { schema: ErrorBody } } },
-    ]),
-  );
+  return errorResponsesOf(ERROR_TEXT, codes);
 }
 
 export const WebhookIdQuery = z
@@ -74,12 +56,10 @@ export async function eventScopeFor(
   webhookId: string | undefined,
 ): Promise<EventScope> {
   if (webhookId !== undefined) {
-    assertVisible(actor, await findWebhookById(services.db.db, webhookId), "Webhook");
+    await loadVisibleWebhook(services, actor, webhookId);
     return { webhookId };
   }
-  return actor.organizationId !== null
-    ? { organizationId: actor.organizationId }
-    : { personalOf: actor.userId };
+  return actingScope(actor);
 }
 
 /** The event if the actor may see its webhook: 404 when absent, 403 when not theirs. */

@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { deleteIngressEvents, findWebhookById, insertIngressEvents } from "@hookflow/db";
+import { deleteIngressEvents, insertIngressEvents } from "@hookflow/db";
 import {
   createStreamToken,
   eventTypeOf,
@@ -13,9 +13,9 @@ import {
   verifyIncomingSignature,
 } from "@hookflow/domain";
 import { enqueueDeliveries } from "@hookflow/queue";
-import { assertVisible } from "../../auth/access.js";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
+import { loadVisibleWebhook } from "../webhooks/webhook-route-kit.js";
 import { deliveryOf } from "./event-jobs.js";
 import {
   BEARER,
@@ -100,11 +100,7 @@ export function registerTestWebhook(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     const input = c.req.valid("json");
-    const webhook = assertVisible(
-      c.get("actor"),
-      await findWebhookById(services.db.db, id),
-      "Webhook",
-    );
+    const webhook = await loadVisibleWebhook(services, c.get("actor"), id);
     const now = services.now();
     const payload = input.payload ?? {
       event: "test",

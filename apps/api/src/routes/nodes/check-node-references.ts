@@ -3,6 +3,7 @@ import {
   findPipelineNodesByIds,
   findWebhookOwners,
   type OwnedRow,
+  type PipelineNodeRow,
 } from "@hookflow/db";
 import { ValidationError } from "@hookflow/domain";
 import {
@@ -10,6 +11,7 @@ import {
   familyOfNodeType,
   type InputNode,
   type NodeInput,
+  type NodeType,
   outputReferencesOf,
 } from "@hookflow/pipeline";
 import { canSee } from "../../auth/access.js";
@@ -46,19 +48,32 @@ export function addedReferences(
 }
 
 /**
- * Every reference must name an existing webhook or node of the stated type that the caller can
- * see (decisions.md section 8); otherwise 400 naming the field and the id. Another owner's record
- * reads as unknown, so ids of other tenants are not confirmed. A node never references itself.
+ * A record a write names: the body `field` naming it, its id, and what it must be: a webhook, a
+ * node of the family of a node type (types without a family name nothing), or `node`, a node of
+ * any family. A 400 calls it `label` (the type by default).
  */
-export async function checkNodeReferences(
+export interface RecordReference {
+  field: string;
+  id: string;
+  type: NodeType | "node";
+  label?: string;
+}
+
+/**
+ * Every reference must name an existing record of the stated type that the caller can see
+ * (decisions.md section 8); otherwise 400 naming the field and the id. Another owner's record
+ * reads as unknown, so ids of other tenants are not confirmed. Nothing references `selfId`.
+ * Returns the nodes named, by id, for callers that go on to use them.
+ */
+export async function checkReferencedRecords(
   db: DbExecutor,
   actor: Actor,
   selfId: string | null,
-  refs: readonly NamedReference[],
-): Promise<void> {
-  if (refs.length === 0) return;
-  const webhookIds = refs.filter((r) => r.nodeType === "webhook").map((r) => r.nodeId);
-  const nodeIds = refs.filter((r) => r.nodeType !== "webhook").map((r) => r.nodeId);
+  refs: readonly RecordReference[],
+): Promise<ReadonlyMap<string, PipelineNodeRow>> {
+  if (refs.length === 0) return new Map();
+  const webhookIds = refs.filter((r) => r.type === "webhook").map((r) => r.id);
+  const nodeIds = refs.filter((r) => r.type !== "webhook").map((r) => r.id);
   const [webhooks, nodes] = await Promise.all([
     findWebhookOwners(db, webhookIds),
     findPipelineNodesByIds(db, nodeIds),
@@ -67,17 +82,33 @@ export async function checkNodeReferences(
   const nodeById = new Map(nodes.map((n) => [n.id, n]));
 
   for (const ref of refs) {
-    if (ref.nodeId === selfId) {
+    if (ref.id === selfId) {
       throw new ValidationError(`${ref.field}: A node cannot reference itself (cycle ${selfId})`);
     }
-    const unknown = new ValidationError(`${ref.field}: Unknown ${ref.nodeType} ${ref.nodeId}`);
-    if (ref.nodeType === "webhook") {
-      const webhook = webhookById.get(ref.nodeId);
+    const unknown = new ValidationError(`${ref.field}: Unknown ${ref.label ?? ref.type} ${ref.id}`);
+    if (ref.type === "webhook") {
+      const webhook = webhookById.get(ref.id);
       if (!webhook || !canSee(actor, webhook)) throw unknown;
       continue;
     }
-    const family = familyOfNodeType(ref.nodeType);
-    const node = nodeById.get(ref.nodeId);
-    if (!family || !node || node.family !== family || !canSee(actor, node)) throw unknown;
+    const node = nodeById.get(ref.id);
+    if (!node || !canSee(actor, node)) throw unknown;
+    if (ref.type !== "node" && node.family !== familyOfNodeType(ref.type)) throw unknown;
   }
+  return nodeById;
+}
+
+/** The references of a node write (inputNodes and outputs) must name visible records. */
+export async function checkNodeReferences(
+  db: DbExecutor,
+  actor: Actor,
+  selfId: string | null,
+  refs: readonly NamedReference[],
+): Promise<void> {
+  await checkReferencedRecords(
+    db,
+    actor,
+    selfId,
+    refs.map((ref) => ({ field: ref.field, id: ref.nodeId, type: ref.nodeType })),
+  );
 }

@@ -6,9 +6,9 @@ import type { ApiServices } from "../../services.js";
 import { familyDocs, responseSchema } from "./family-docs.js";
 import { toPipelineNode } from "./node-records.js";
 import {
+  actingScope,
   BEARER,
   errorResponses,
-  listScopeOf,
   PageQuery,
   scopeGuard,
   TotalCountHeader,
@@ -43,7 +43,7 @@ export function registerListNodes(app: ApiApp, services: ApiServices, key: Famil
     const { page, limit } = c.req.valid("query");
     const { rows, total } = await listPipelineNodesPage(services.db.db, {
       family: key,
-      scope: listScopeOf(c.get("actor")),
+      scope: actingScope(c.get("actor")),
       offset: (page - 1) * limit,
       limit,
     });

@@ -1,5 +1,11 @@
 import { type DbHandle, findWebhookGraphNodes, type GraphNodeRow } from "@hookflow/db";
-import { buildGraph, type PipelineNode, reachableFrom } from "@hookflow/pipeline";
+import {
+  buildGraph,
+  type FamilyKey,
+  type PipelineGraph,
+  type PipelineNode,
+  reachableFrom,
+} from "@hookflow/pipeline";
 import { toPipelineNode } from "./node-records.js";
 
 /** A graph row (the worker's read of a webhook's graph) as a pipeline node. */
@@ -15,11 +21,25 @@ export async function liveGraphNodes(db: DbHandle, webhookId: string): Promise<P
   return (await findWebhookGraphNodes(db, webhookId)).map(graphNodeOf);
 }
 
-/** The processing nodes an event of `webhookId` passes through now, in graph order. */
-export async function nodesReachableFrom(db: DbHandle, webhookId: string): Promise<PipelineNode[]> {
+/** A webhook's graph as the worker would run it now, with the order events pass its nodes. */
+export interface LiveWebhookGraph {
+  graph: PipelineGraph;
+  /** `reachableFrom(graph, webhookId)`: the processing nodes an event passes, in graph order. */
+  order: string[];
+}
+
+export async function liveWebhookGraph(db: DbHandle, webhookId: string): Promise<LiveWebhookGraph> {
   const graph = buildGraph(await liveGraphNodes(db, webhookId));
-  return reachableFrom(graph, webhookId).flatMap((id) => {
-    const node = graph.nodes.get(id);
-    return node ? [node] : [];
+  return { graph, order: reachableFrom(graph, webhookId) };
+}
+
+/** The nodes of `family` an event of the graph passes through, in graph order. */
+export function reachableNodesOf<F extends FamilyKey>(
+  live: LiveWebhookGraph,
+  family: F,
+): PipelineNode<F>[] {
+  return live.order.flatMap((id) => {
+    const node = live.graph.nodes.get(id);
+    return node?.family === family ? [node as PipelineNode<F>] : [];
   });
 }

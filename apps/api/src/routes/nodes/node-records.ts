@@ -74,17 +74,20 @@ export function nodeGone(key: FamilyKey): NotFoundError {
 }
 
 /**
- * Tells every worker that these nodes changed, so cached webhook graphs are dropped. The write is
- * committed; a Redis failure is logged (worker caches also expire).
+ * Tells every worker that a write changed the node graph, so cached webhook graphs are dropped.
+ * A worker drops every cached graph on any such message (a new node anywhere may join a
+ * webhook's graph), so a write publishes one message however many nodes it changed, naming the
+ * first (the worker reads `{nodeId}`); a write that changed no node publishes nothing. The write
+ * is committed; a Redis failure is logged (worker caches also expire).
  */
 export async function publishGraphChanged(
   services: ApiServices,
   nodeIds: readonly string[],
 ): Promise<void> {
+  const [nodeId] = nodeIds;
+  if (nodeId === undefined) return;
   try {
-    for (const nodeId of new Set(nodeIds)) {
-      await services.redis.publish(services.keys.graphChangedChannel, JSON.stringify({ nodeId }));
-    }
+    await services.redis.publish(services.keys.graphChangedChannel, JSON.stringify({ nodeId }));
   } catch (error) {
     services.logger.error({ err: error, nodeIds }, "could not publish graph change");
   }

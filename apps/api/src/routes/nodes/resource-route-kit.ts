@@ -1,17 +1,13 @@
 import { z } from "@hono/zod-openapi";
-import type { RecordListScope } from "@hookflow/db";
-import type { MiddlewareHandler } from "hono";
-import { requireScope } from "../../auth/access.js";
-import type { Actor, Scope } from "../../auth/actor.js";
-import type { AuthEnv } from "../../auth/authenticate.js";
 import { pageQueryFields } from "../../http/page-query.js";
+import { errorResponsesOf } from "../../http/route-kit.js";
 
 /**
  * Pieces shared by the canvas resources (every node family and canvas snapshots): paging,
  * id parameters, scope middleware and error documentation.
  */
 
-export const BEARER = [{ bearerAuth: [] }];
+export { actingScope, BEARER, scopeGuard } from "../../http/route-kit.js";
 
 export const PAGE_DEFAULT_LIMIT = 20;
 export const PAGE_MAX_LIMIT = 100;
@@ -27,27 +23,6 @@ export function idParams(example: string) {
   });
 }
 
-/** Scope check as route middleware: it runs before body validation (403 whatever is sent). */
-export function scopeGuard(scope: Scope): MiddlewareHandler<AuthEnv> {
-  return async (c, next) => {
-    requireScope(c.get("actor"), scope);
-    await next();
-  };
-}
-
-/** The records a list shows: the organization's when acting for one, else the personal ones. */
-export function listScopeOf(actor: Actor): RecordListScope {
-  return actor.organizationId !== null
-    ? { organizationId: actor.organizationId }
-    : { personalOf: actor.userId };
-}
-
-const ErrorBody = z.object({
-  statusCode: z.number().int(),
-  message: z.string(),
-  error: z.string(),
-});
-
 type ErrorCode = 400 | 401 | 403 | 404 | 409;
 
 /** OpenAPI entries of the error answers a route can give, all in the spec's error shape. */
@@ -59,12 +34,7 @@ export function errorResponses(label: string, ...codes: ErrorCode[]) {
     404: `No ${label.toLowerCase()} with this id`,
     409: "Another record still depends on this one in a way that cannot be removed",
   };
-  return Object.fromEntries(
-    codes.map((code) => [
-      code,
-      { description: text[code], content: { "application/json": { schema: ErrorBody } } },
-    ]),
-  );
+  return errorResponsesOf(text, codes);
 }
 
 export const TotalCountHeader = z.object({

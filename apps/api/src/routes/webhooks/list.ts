@@ -5,6 +5,7 @@ import type { ApiApp } from "../../http/api-app.js";
 import { pageQueryFields } from "../../http/page-query.js";
 import type { ApiServices } from "../../services.js";
 import {
+  actingScope,
   BEARER,
   errorResponses,
   scopeGuard,
@@ -46,12 +47,8 @@ export function registerListWebhooks(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
     const actor = c.get("actor");
     const { page, limit } = c.req.valid("query");
-    const scope =
-      actor.organizationId !== null
-        ? { organizationId: actor.organizationId }
-        : { personalOf: actor.userId };
     const { rows, total } = await listWebhooksPage(services.db.db, {
-      scope,
+      scope: actingScope(actor),
       offset: (page - 1) * limit,
       limit,
     });

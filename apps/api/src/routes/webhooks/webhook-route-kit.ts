@@ -2,37 +2,20 @@ import { z } from "@hono/zod-openapi";
 import { findWebhookById, type WebhookRow } from "@hookflow/db";
 import { toWebhookResponse, type WebhookResponse } from "@hookflow/domain";
 import { WebhookChanged } from "@hookflow/queue";
-import type { MiddlewareHandler } from "hono";
-import { assertVisible, requireScope } from "../../auth/access.js";
-import type { Actor, Scope } from "../../auth/actor.js";
-import type { AuthEnv } from "../../auth/authenticate.js";
+import { assertVisible } from "../../auth/access.js";
+import type { Actor } from "../../auth/actor.js";
+import { errorResponsesOf } from "../../http/route-kit.js";
 import type { ApiServices } from "../../services.js";
 
-export const WEBHOOKS_TAG = "Webhooks";
-export const BEARER = [{ bearerAuth: [] }];
+export { actingScope, BEARER, scopeGuard } from "../../http/route-kit.js";
 
-/**
- * Scope check as route middleware: it runs before body validation, so a key without the scope
- * gets 403 whatever it sends.
- */
-export function scopeGuard(scope: Scope): MiddlewareHandler<AuthEnv> {
-  return async (c, next) => {
-    requireScope(c.get("actor"), scope);
-    await next();
-  };
-}
+export const WEBHOOKS_TAG = "Webhooks";
 
 export const WebhookIdParams = z.object({
   id: z
     .string()
     .min(1)
     .openapi({ param: { name: "id", in: "path" }, example: "wh_01J9Z3K8Q4T6V2X7Y5W0A1B2C3" }),
-});
-
-const ErrorBody = z.object({
-  statusCode: z.number().int(),
-  message: z.string(),
-  error: z.string(),
 });
 
 const ERROR_TEXT = {
@@ -45,12 +28,7 @@ const ERROR_TEXT = {
 
 /** OpenAPI entries of the error answers a route can give, all in the spec's error shape. */
 export function errorResponses(...codes: Array<keyof typeof ERROR_TEXT>) {
-  return Object.fromEntries(
-    codes.map((code) => [
-      code,
-      { description: ERROR_TEXT[code], content: { "application/json": { schema: ErrorBody } } },
-    ]),
-  );
+  return errorResponsesOf(ERROR_TEXT, codes);
 }
 
 /** The webhook with this id if the actor may see it: 404 when absent, 403 when not theirs. */
