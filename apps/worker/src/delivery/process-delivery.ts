@@ -3,13 +3,14 @@ import { recordDeliveryAttempt, setWebhookCircuitState } from "@hookflow/db";
 import { type CircuitConfig, cooldownMs } from "@hookflow/domain";
 import type { DeliverJobData } from "@hookflow/queue";
 import { processResume } from "../pipeline/process-resume.js";
+import type { PendingPipeline } from "../pipeline/run-fresh-pipeline.js";
 import type { WorkerServices } from "../services.js";
 import {
   reportAttemptStarted,
   reportCircuitOpen,
   reportSettledWithoutAttempt,
 } from "../steps/delivery-steps.js";
-import { loadDelivery } from "./load-delivery.js";
+import { type LoadedDelivery, loadDelivery } from "./load-delivery.js";
 import type { DeliveryOutcome } from "./outcome.js";
 import { performAttempt } from "./perform-attempt.js";
 import { prepareBody } from "./prepare-body.js";
@@ -45,14 +46,33 @@ export async function processDelivery(
     case "ready":
       break;
   }
-  const { webhook, event, run } = loaded;
+  const { webhook, event } = loaded;
   // A sync-mode request may be waiting: its steps skip the publisher's gather window.
   if (webhook.responseMode === "sync") services.steps.expedite(event.id);
   const prepared = await prepareBody(services, loaded);
   if (prepared.kind === "done") return prepared.outcome;
-  const body = prepared.body;
-  // The graph's result when not stored yet: it rides along with this job's first record.
-  const pipeline = prepared.pending?.record;
+  const { pending } = prepared;
+  try {
+    return await deliver(services, { ...loaded, body: prepared.body }, pending);
+  } finally {
+    // Whatever way the delivery ended, the graph's result is stored (with its first record, or
+    // alone now), so this run never runs the graph again.
+    await pending?.persistUnlessTaken();
+  }
+}
+
+/** The attempt (or the reason there is none) for a prepared body. */
+async function deliver(
+  services: WorkerServices,
+  loaded: Extract<LoadedDelivery, { kind: "ready" }>,
+  pending: PendingPipeline | undefined,
+): Promise<DeliveryOutcome> {
+  const { webhook, event, run, body } = loaded;
+  /** The graph's result when not stored yet: it rides along with this job's first record. */
+  const withPipeline = () => {
+    const record = pending?.take();
+    return record ? { pipeline: record } : {};
+  };
   const db = services.db.db;
   const now = services.now();
 
@@ -61,7 +81,7 @@ export async function processDelivery(
       eventId: event.id,
       webhookId: webhook.id,
       event: { status: "delivered", nextAttemptAt: null, deliveredAt: now, lastError: null },
-      ...(pipeline ? { pipeline } : {}),
+      ...withPipeline(),
       now,
     });
     reportSettledWithoutAttempt(services, { eventId: event.id, deliveryStatus: "delivered" });
@@ -74,7 +94,7 @@ export async function processDelivery(
       eventId: event.id,
       webhookId: webhook.id,
       event: { status: "failed", nextAttemptAt: null, lastError: error },
-      ...(pipeline ? { pipeline } : {}),
+      ...withPipeline(),
       now,
     });
     reportSettledWithoutAttempt(services, { eventId: event.id, deliveryStatus: "failed" });
@@ -91,8 +111,7 @@ export async function processDelivery(
     // Deferred, never dropped, never counted as a failure; the event row is left as it is. The
     // jitter spreads a deferred backlog over the window instead of waking it all at once.
     const jitter = Math.floor(Math.random() * Math.min(waitMs, 1_000));
-    // The graph ran: store what it produced before waiting, so it never runs again in this run.
-    await prepared.pending?.persist();
+    // The graph's result is stored on the way out (see processDelivery).
     return { kind: "delay", untilMs: Date.now() + waitMs + jitter, outcome: "rate_limited" };
   }
 
@@ -123,7 +142,7 @@ export async function processDelivery(
           nextAttemptAt: new Date(untilMs),
           ...(run.fresh ? { deliveryPhase: "primary" as const, phaseAttemptCount: 0 } : {}),
         },
-        ...(pipeline ? { pipeline } : {}),
+        ...withPipeline(),
         now,
       });
       reportCircuitOpen(services, { eventId: event.id, webhookId: webhook.id });
@@ -140,6 +159,6 @@ export async function processDelivery(
     targetUrl,
     performed,
     ...(breaker ? { breaker } : {}),
-    ...(pipeline ? { pipeline } : {}),
+    ...withPipeline(),
   });
 }

@@ -13,13 +13,31 @@ import { buildApplyWrite } from "./build-apply-write.js";
 import type { WebhookGraph } from "./graph-cache.js";
 
 /**
- * A run whose only outcome is the event's own delivery, not stored yet: the delivery's own
- * statement records it (one statement fewer per event), or `persist` stores it alone when the
- * delivery is deferred before any attempt.
+ * A run whose only outcome is the event's own delivery, not stored yet: the delivery's first
+ * statement takes the record and stores it (one statement fewer per event); when no statement
+ * took it (the delivery was deferred before any attempt, or a new exit forgot it),
+ * `persistUnlessTaken` stores it alone, so the graph never runs twice in one run.
  */
 export interface PendingPipeline {
-  record: PipelineRecord;
-  persist: () => Promise<void>;
+  /** The record for the statement about to run; undefined once a statement took it. */
+  take: () => PipelineRecord | undefined;
+  persistUnlessTaken: () => Promise<void>;
+}
+
+function pendingPipeline(record: PipelineRecord, persist: () => Promise<void>): PendingPipeline {
+  let taken = false;
+  return {
+    take: () => {
+      if (taken) return undefined;
+      taken = true;
+      return record;
+    },
+    persistUnlessTaken: async () => {
+      if (taken) return;
+      taken = true;
+      await persist();
+    },
+  };
 }
 
 export type FreshPipelineResult =
@@ -115,12 +133,12 @@ export async function runFreshPipeline(
     return {
       kind: "deliver",
       body: plan.event.body ?? rawBody,
-      pending: {
-        record: { state: plan.state, deliveryBody: plan.event.body, steps: built.write.steps },
-        persist: async () => {
+      pending: pendingPipeline(
+        { state: plan.state, deliveryBody: plan.event.body, steps: built.write.steps },
+        async () => {
           await writePipelineApply(services.db.sql, write);
         },
-      },
+      ),
     };
   }
   const applied = await writePipelineApply(services.db.sql, write);
