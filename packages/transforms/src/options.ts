@@ -11,10 +11,12 @@ export const TransformRunnerOptions = z.object({
   jsCpuLimitMs: positiveInt(60_000).default(50),
   /** Heap limit of each JavaScript isolate (isolated-vm accepts 8 MB and more). */
   jsMemoryLimitMb: z.number().int().min(8).max(4096).default(32),
-  /** Sandbox processes running JavaScript transforms, one call at a time each. */
+  /** Sandbox processes running JavaScript transforms, one batch of calls at a time each. */
   jsProcesses: positiveInt(64).default(2),
   /** A sandbox process that has not answered this long after its time limit is killed. */
   jsWatchdogGraceMs: positiveInt(60_000).default(1_000),
+  /** Queued JavaScript calls a free sandbox process takes in one message (and answers in one). */
+  jsMaxBatch: positiveInt(1_000).default(32),
   /** Wall-clock limit of one jq run (a batch of events) on its worker thread. */
   jqTimeoutMs: positiveInt(60_000).default(100),
   /**

@@ -37,6 +37,7 @@ export function createTransformRunner(options: TransformRunnerOptions = {}): Tra
     cpuLimitMs: settings.jsCpuLimitMs,
     memoryLimitMb: settings.jsMemoryLimitMb,
     watchdogGraceMs: settings.jsWatchdogGraceMs,
+    maxBatch: settings.jsMaxBatch,
     maxOutputBytes: settings.maxOutputBytes,
   });
   let closed = false;

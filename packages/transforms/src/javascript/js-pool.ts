@@ -2,7 +2,7 @@ import { type ChildProcess, fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { exceedsBytes, outputTooLargeMessage } from "../output.js";
 import type { TransformOutcome } from "../types.js";
-import { type SandboxJob, SandboxMessage } from "./sandbox-messages.js";
+import { type SandboxBatch, type SandboxCallResult, SandboxMessage } from "./sandbox-messages.js";
 
 export interface JsPoolOptions {
   processes: number;
@@ -10,6 +10,8 @@ export interface JsPoolOptions {
   memoryLimitMb: number;
   watchdogGraceMs: number;
   maxOutputBytes: number;
+  /** Queued calls one sandbox process takes in one message. */
+  maxBatch: number;
 }
 
 export interface JsPool {
@@ -24,23 +26,30 @@ interface QueuedCall {
   settle(outcome: TransformOutcome): void;
   /** Set once the call overran its time limit (it gets one more run). */
   overran?: boolean;
+  /** Set once the call was in a batch whose process died: it now runs alone. */
+  solo?: boolean;
 }
 
 interface Slot {
   child: ChildProcess | undefined;
   ready: boolean;
-  job: { id: number; call: QueuedCall; timer: NodeJS.Timeout } | undefined;
+  job: { id: number; calls: QueuedCall[]; timer: NodeJS.Timeout } | undefined;
 }
 
 const HOST_PATH = fileURLToPath(new URL("./sandbox-host.mjs", import.meta.url));
 /** isolated-vm needs --no-node-snapshot on Node 20; the host's own heap only holds messages. */
 const HOST_EXEC_ARGV = ["--no-node-snapshot", "--max-old-space-size=256"];
+/** Input JSON per batch; a single larger call still goes, alone. */
+const MAX_BATCH_INPUT_CHARS = 1024 * 1024;
 
 /**
- * JavaScript transforms in isolated-vm isolates hosted by sandbox processes, one call at a time
- * per process. isolated-vm contains time and memory limits, but a single huge allocation can
- * still abort V8 itself; in a separate process that costs only the call in flight. A process that
- * crashes or stops answering is replaced.
+ * JavaScript transforms in isolated-vm isolates hosted by sandbox processes. A free process takes
+ * the calls waiting in the queue (up to `maxBatch`, shared among the free processes) in one
+ * message, runs them one after another and answers in one message: under load the queue fills and
+ * a message carries many calls, at low load each call goes alone, without waiting. isolated-vm
+ * contains time and memory limits, but a single huge allocation can still abort V8 itself; in a
+ * separate process that costs only the calls in flight, and those of a batch run again, each
+ * alone, so only the culprit fails. A process that crashes or stops answering is replaced.
  */
 export function createJsPool(options: JsPoolOptions): JsPool {
   const slots: Slot[] = Array.from({ length: options.processes }, () => ({
@@ -78,7 +87,13 @@ export function createJsPool(options: JsPoolOptions): JsPool {
   function onMessage(slot: Slot, child: ChildProcess, raw: unknown): void {
     if (slot.child !== child) return;
     const parsed = SandboxMessage.safeParse(raw);
-    if (!parsed.success) {
+    const job = slot.job;
+    if (
+      !parsed.success ||
+      (parsed.data.type === "results" &&
+        job?.id === parsed.data.id &&
+        parsed.data.results.length !== job.calls.length)
+    ) {
       replace(slot, "the JavaScript sandbox sent an unreadable message");
       return;
     }
@@ -89,29 +104,32 @@ export function createJsPool(options: JsPoolOptions): JsPool {
       dispatch();
       return;
     }
-    const job = slot.job;
     if (!job || job.id !== message.id) return;
     clearTimeout(job.timer);
     slot.job = undefined;
-    if (message.ok) {
-      job.call.settle(readOutput(message.json));
-    } else if (message.timedOut && !job.call.overran) {
-      // One more run before failing, so a moment of CPU starvation on a busy machine does not
-      // fail a legitimate event; a looping transform costs two time limits.
-      job.call.overran = true;
-      queue.unshift(job.call);
-    } else {
-      job.call.settle({ ok: false, error: message.error });
-    }
+    const retries: QueuedCall[] = [];
+    message.results.forEach((result, index) => {
+      const call = job.calls[index] as QueuedCall;
+      if (!result.ok && result.timedOut && !call.overran) {
+        // One more run before failing, so a moment of CPU starvation on a busy machine does not
+        // fail a legitimate event; a looping transform costs two time limits.
+        call.overran = true;
+        retries.push(call);
+      } else {
+        call.settle(outcomeOf(result));
+      }
+    });
+    queue.unshift(...retries);
     dispatch();
   }
 
-  function readOutput(json: string): TransformOutcome {
-    if (exceedsBytes(json, options.maxOutputBytes)) {
+  function outcomeOf(result: SandboxCallResult): TransformOutcome {
+    if (!result.ok) return { ok: false, error: result.error };
+    if (exceedsBytes(result.json, options.maxOutputBytes)) {
       return { ok: false, error: outputTooLargeMessage(options.maxOutputBytes) };
     }
     try {
-      return { ok: true, output: JSON.parse(json) };
+      return { ok: true, output: JSON.parse(result.json) };
     } catch {
       return { ok: false, error: "the transform result is not JSON" };
     }
@@ -133,13 +151,22 @@ export function createJsPool(options: JsPoolOptions): JsPool {
     replace(slot, "the JavaScript sandbox crashed (the transform probably exhausted memory)");
   }
 
-  /** Kills a slot's process and starts another; its call in flight fails with `reason`. */
+  /**
+   * Kills a slot's process and starts another. A call that was alone in flight fails with
+   * `reason`; the calls of a batch go back to the front of the queue, each to run alone, so the
+   * one that brought the process down fails by itself and the others get their results.
+   */
   function replace(slot: Slot, reason: string): void {
     const job = slot.job;
     slot.job = undefined;
     if (job) {
       clearTimeout(job.timer);
-      job.call.settle({ ok: false, error: reason });
+      if (job.calls.length === 1) {
+        job.calls[0]?.settle({ ok: false, error: reason });
+      } else {
+        for (const call of job.calls) call.solo = true;
+        queue.unshift(...job.calls);
+      }
     }
     const old = slot.child;
     slot.child = undefined;
@@ -149,22 +176,44 @@ export function createJsPool(options: JsPoolOptions): JsPool {
     dispatch();
   }
 
+  /** The next calls for a free process, out of `free` free processes. */
+  function takeBatch(free: number): QueuedCall[] {
+    const head = queue[0];
+    if (!head || head.solo) return queue.splice(0, 1);
+    // Share what waits among the free processes, so no process idles while another has a queue.
+    const limit = Math.min(options.maxBatch, Math.ceil(queue.length / free));
+    let count = 0;
+    let chars = 0;
+    for (const call of queue) {
+      if (count === limit || call.solo) break;
+      if (count > 0 && chars + call.inputJson.length > MAX_BATCH_INPUT_CHARS) break;
+      chars += call.inputJson.length;
+      count++;
+    }
+    return queue.splice(0, count);
+  }
+
   function dispatch(): void {
+    if (closed) return;
+    let free = slots.filter((slot) => slot.child && slot.ready && !slot.job).length;
     for (const slot of slots) {
-      if (closed || queue.length === 0) return;
+      if (queue.length === 0) return;
       if (!slot.child || !slot.ready || slot.job) continue;
-      const call = queue.shift() as QueuedCall;
+      const calls = takeBatch(free--);
       const id = nextId++;
-      // The isolate enforces the time limit itself; this only fires when the process is stuck
-      // in native code (a huge allocation) or gone.
-      const timer = setTimeout(() => {
-        if (slot.job?.id === id) {
-          replace(slot, `JavaScript transform exceeded the ${options.cpuLimitMs} ms time limit`);
-        }
-      }, options.cpuLimitMs + options.watchdogGraceMs);
-      slot.job = { id, call, timer };
-      const job: SandboxJob = { id, code: call.code, input: call.inputJson };
-      slot.child.send(job);
+      // The isolate enforces each call's time limit itself; this only fires when the process is
+      // stuck in native code (a huge allocation) or gone. A batch runs its calls one after
+      // another, each within its limit; the grace covers the rest of the work once per batch.
+      const timer = setTimeout(
+        () => {
+          if (slot.job?.id === id) {
+            replace(slot, `JavaScript transform exceeded the ${options.cpuLimitMs} ms time limit`);
+          }
+        },
+        options.cpuLimitMs * calls.length + options.watchdogGraceMs,
+      );
+      slot.job = { id, calls, timer };
+      slot.child.send(batchMessage(id, calls));
     }
   }
 
@@ -186,7 +235,9 @@ export function createJsPool(options: JsPoolOptions): JsPool {
       for (const slot of slots) {
         if (slot.job) {
           clearTimeout(slot.job.timer);
-          slot.job.call.settle({ ok: false, error: "the transform runner closed" });
+          for (const call of slot.job.calls) {
+            call.settle({ ok: false, error: "the transform runner closed" });
+          }
           slot.job = undefined;
         }
         const child = slot.child;
@@ -201,4 +252,18 @@ export function createJsPool(options: JsPoolOptions): JsPool {
       await Promise.all(exits);
     },
   };
+}
+
+function batchMessage(id: number, calls: QueuedCall[]): SandboxBatch {
+  const codes: string[] = [];
+  const index = new Map<string, number>();
+  const entries = calls.map((call): [number, string] => {
+    let program = index.get(call.code);
+    if (program === undefined) {
+      program = codes.push(call.code) - 1;
+      index.set(call.code, program);
+    }
+    return [program, call.inputJson];
+  });
+  return { id, codes, calls: entries };
 }

@@ -1,19 +1,31 @@
 // @ts-check
 // Entry of a JavaScript sandbox process (started by js-pool.ts with --no-node-snapshot, which
-// isolated-vm needs on Node 20). One call at a time; answers on the IPC channel.
+// isolated-vm needs on Node 20). Runs a batch of calls one after another, synchronously, and
+// answers with all their results in one message on the IPC channel.
 import { createSandbox } from "./sandbox.mjs";
 
 const send = process.send?.bind(process);
 if (!send) throw new Error("sandbox-host.mjs runs as a child process with an IPC channel");
 
 const sandbox = createSandbox(JSON.parse(process.argv[2] ?? "{}"));
+let spareScheduled = false;
 
-process.on("message", (/** @type {{ id: number, code: string, input: string }} */ job) => {
-  sandbox.run(job.code, job.input).then(
-    (result) => send({ type: "result", id: job.id, ...result }),
-    (error) =>
-      send({ type: "result", id: job.id, ok: false, error: `sandbox error: ${String(error)}` }),
-  );
+process.on("message", (/** @type {import("./sandbox-messages.js").SandboxBatch} */ batch) => {
+  const results = batch.calls.map(([program, input]) => {
+    try {
+      return sandbox.run(batch.codes[program] ?? "", input);
+    } catch (error) {
+      return { ok: false, error: `sandbox error: ${String(error)}` };
+    }
+  });
+  send({ type: "results", id: batch.id, results });
+  // Once the answer is on its way, make the next call's context while the worker is busy.
+  if (spareScheduled) return;
+  spareScheduled = true;
+  setImmediate(() => {
+    spareScheduled = false;
+    sandbox.prepareSpare();
+  });
 });
 // The worker went away: nothing left to serve.
 process.on("disconnect", () => process.exit(0));

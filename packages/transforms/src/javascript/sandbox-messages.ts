@@ -1,23 +1,29 @@
 import { z } from "zod";
 
-/** Messages from sandbox-host.mjs. */
-export const SandboxMessage = z.union([
-  z.object({ type: z.literal("ready") }),
-  z.object({ type: z.literal("result"), id: z.number(), ok: z.literal(true), json: z.string() }),
+/** The outcome of one call of a batch, in the batch's order. */
+export const SandboxCallResult = z.union([
+  z.object({ ok: z.literal(true), json: z.string() }),
   z.object({
-    type: z.literal("result"),
-    id: z.number(),
     ok: z.literal(false),
     error: z.string(),
     /** The isolate stopped the call at its time limit. */
     timedOut: z.literal(true).optional(),
   }),
 ]);
+export type SandboxCallResult = z.infer<typeof SandboxCallResult>;
+
+/** Messages from sandbox-host.mjs. */
+export const SandboxMessage = z.union([
+  z.object({ type: z.literal("ready") }),
+  z.object({ type: z.literal("results"), id: z.number(), results: z.array(SandboxCallResult) }),
+]);
 export type SandboxMessage = z.infer<typeof SandboxMessage>;
 
-export interface SandboxJob {
+/** Calls for one sandbox process, run one after another and answered in one message. */
+export interface SandboxBatch {
   id: number;
-  code: string;
-  /** `{"payload": ..., "context": ...}` as JSON text. */
-  input: string;
+  /** The distinct programs of the batch; calls name theirs by index. */
+  codes: string[];
+  /** `[program index, {"payload": ..., "context": ...} as JSON text]` per call. */
+  calls: [number, string][];
 }

@@ -1,6 +1,8 @@
 // @ts-check
 // One isolated-vm isolate, reused across calls; a fresh context for every call. Runs inside a
-// sandbox process (sandbox-host.mjs), so even a crash of V8 cannot take the worker down.
+// sandbox process (sandbox-host.mjs), so even a crash of V8 cannot take the worker down. The
+// process does nothing else, so every isolate operation is synchronous: a call runs on the
+// process's own thread, without the thread hand-offs (each a costly wake-up) of the async API.
 import ivm from "isolated-vm";
 import {
   COLLECT_SOURCE,
@@ -19,7 +21,8 @@ import {
  *   | { kind: "invalid", error: string }} Program
  * @typedef {{ isolate: ivm.Isolate, programs: Map<string, Program>, prelude: ivm.Script,
  *   moduleRunner: ivm.Script, collect: ivm.Script,
- *   spare: Promise<ivm.Context | undefined> | undefined }} Runtime
+ *   wrapperCache: ivm.ExternalCopy<ArrayBuffer> | undefined,
+ *   spare: ivm.Context | undefined }} Runtime
  */
 
 const CACHED_PROGRAMS = 100;
@@ -30,36 +33,47 @@ export function createSandbox(options) {
   /** @type {Runtime | undefined} */
   let runtime;
 
-  /** @returns {Promise<Runtime>} */
-  async function ensureRuntime() {
+  /** @returns {Runtime} */
+  function ensureRuntime() {
     if (runtime && !runtime.isolate.isDisposed) return runtime;
     const isolate = new ivm.Isolate({ memoryLimit: options.memoryLimitMb });
+    const wrapper = /** @type {ivm.Module & ivm.CachedDataResult} */ (
+      isolate.compileModuleSync(WRAPPER_MODULE_SOURCE, { produceCachedData: true })
+    );
+    const wrapperCache = wrapper.cachedData;
+    wrapper.release();
     runtime = {
       isolate,
       programs: new Map(),
-      prelude: await isolate.compileScript(PRELUDE_SOURCE),
-      moduleRunner: await isolate.compileScript(moduleRunnerScript(options.maxOutputBytes)),
-      collect: await isolate.compileScript(COLLECT_SOURCE),
+      prelude: isolate.compileScriptSync(PRELUDE_SOURCE),
+      moduleRunner: isolate.compileScriptSync(moduleRunnerScript(options.maxOutputBytes)),
+      collect: isolate.compileScriptSync(COLLECT_SOURCE),
+      wrapperCache,
       spare: undefined,
     };
     return runtime;
   }
 
   /**
-   * A fresh context for every call. The next one is created while the sandbox waits for its next
-   * call (creating a context is most of a call's cost); it is as untouched as one made on demand.
-   * @param {Runtime} rt @returns {Promise<ivm.Context>}
+   * A fresh context for every call: the spare made while the sandbox was idle (creating a context
+   * is most of a call's cost; the spare is as untouched as one made on demand), or a new one.
+   * @param {Runtime} rt @returns {ivm.Context}
    */
-  async function takeContext(rt) {
+  function takeContext(rt) {
     const spare = rt.spare;
     rt.spare = undefined;
-    return (await spare) ?? rt.isolate.createContext();
+    return spare ?? rt.isolate.createContextSync();
   }
 
-  /** @param {Runtime} rt */
-  function prepareSpare(rt) {
-    if (rt.spare || rt.isolate.isDisposed) return;
-    rt.spare = rt.isolate.createContext().catch(() => undefined);
+  /** Makes the next call's context ahead of time; for when the sandbox has nothing to do. */
+  function prepareSpare() {
+    const rt = runtime;
+    if (!rt || rt.spare || rt.isolate.isDisposed) return;
+    try {
+      rt.spare = rt.isolate.createContextSync();
+    } catch {
+      // The isolate is at its memory limit; the next call finds out and starts over.
+    }
   }
 
   function discardRuntime() {
@@ -68,15 +82,15 @@ export function createSandbox(options) {
     if (current && !current.isolate.isDisposed) current.isolate.dispose();
   }
 
-  /** @param {Runtime} rt @param {string} code @returns {Promise<Program>} */
-  async function loadProgram(rt, code) {
+  /** @param {Runtime} rt @param {string} code @returns {Program} */
+  function loadProgram(rt, code) {
     const cached = rt.programs.get(code);
     if (cached) {
       rt.programs.delete(code);
       rt.programs.set(code, cached);
       return cached;
     }
-    const program = await compileProgram(rt.isolate, code, options.maxOutputBytes);
+    const program = compileProgram(rt.isolate, code, options.maxOutputBytes);
     rt.programs.set(code, program);
     if (rt.programs.size > CACHED_PROGRAMS) {
       const [oldestCode, oldest] = rt.programs.entries().next().value ?? [];
@@ -89,30 +103,30 @@ export function createSandbox(options) {
   /**
    * @param {string} code
    * @param {string} inputJson `{"payload": ..., "context": ...}`
-   * @returns {Promise<SandboxResult>}
+   * @returns {SandboxResult}
    */
-  async function run(code, inputJson) {
+  function run(code, inputJson) {
     let started = 0;
     const remaining = () =>
       Math.max(1, Math.ceil(options.cpuLimitMs - (performance.now() - started)));
-    const rt = await ensureRuntime();
+    const rt = ensureRuntime();
     /** @type {ivm.Context | undefined} */
     let context;
     try {
-      const program = await loadProgram(rt, code);
+      const program = loadProgram(rt, code);
       if (program.kind === "invalid") return { ok: false, error: program.error };
-      context = await takeContext(rt);
+      context = takeContext(rt);
       started = performance.now();
       let script = program.kind === "script" ? program.script : rt.moduleRunner;
       if (program.kind === "module") {
-        await rt.prelude.run(context, { timeout: remaining() });
-        await evaluateModule(rt, context, code, program, remaining());
+        rt.prelude.runSync(context, { timeout: remaining() });
+        evaluateModule(rt, context, code, program, remaining());
         script = rt.moduleRunner;
       }
       context.global.setSync("__hookflow_input", inputJson);
-      let output = await script.run(context, { timeout: remaining(), copy: true });
+      let output = script.runSync(context, { timeout: remaining(), copy: true });
       if (output === "P")
-        output = await rt.collect.run(context, { timeout: remaining(), copy: true });
+        output = rt.collect.runSync(context, { timeout: remaining(), copy: true });
       if (typeof output !== "string")
         return { ok: false, error: "the transform produced no result" };
       return output.startsWith("O")
@@ -125,7 +139,6 @@ export function createSandbox(options) {
         : { ok: false, error: message };
     } finally {
       if (context && !rt.isolate.isDisposed) context.release();
-      if (runtime === rt) prepareSpare(rt);
     }
   }
 
@@ -133,21 +146,25 @@ export function createSandbox(options) {
    * @param {Runtime} rt @param {ivm.Context} context @param {string} code
    * @param {{ cachedData: ivm.ExternalCopy<ArrayBuffer> | undefined }} program @param {number} timeout
    */
-  async function evaluateModule(rt, context, code, program, timeout) {
-    const user = await rt.isolate.compileModule(code, {
+  function evaluateModule(rt, context, code, program, timeout) {
+    const user = rt.isolate.compileModuleSync(code, {
       filename: "transform.mjs",
       ...(program.cachedData ? { cachedData: program.cachedData } : {}),
     });
-    const wrapper = await rt.isolate.compileModule(WRAPPER_MODULE_SOURCE);
+    let wrapper;
     try {
-      await wrapper.instantiate(context, (specifier) => {
+      wrapper = rt.isolate.compileModuleSync(
+        WRAPPER_MODULE_SOURCE,
+        rt.wrapperCache ? { cachedData: rt.wrapperCache } : {},
+      );
+      wrapper.instantiateSync(context, (specifier) => {
         if (specifier === USER_MODULE_SPECIFIER) return user;
         throw new Error(`imports are not available in transforms ("${specifier}")`);
       });
-      await wrapper.evaluate({ timeout });
+      wrapper.evaluateSync({ timeout });
     } finally {
       user.release();
-      wrapper.release();
+      wrapper?.release();
     }
   }
 
@@ -167,25 +184,25 @@ export function createSandbox(options) {
     return `${name}${message}`.slice(0, 2000);
   }
 
-  return { run, dispose: discardRuntime };
+  return { run, prepareSpare, dispose: discardRuntime };
 }
 
 /**
  * Compiles code in function form, or as an ES module when it only parses as one.
  * @param {ivm.Isolate} isolate @param {string} code @param {number} maxOutputChars
- * @returns {Promise<Program>}
+ * @returns {Program}
  */
-async function compileProgram(isolate, code, maxOutputChars) {
+function compileProgram(isolate, code, maxOutputChars) {
   const { source, lineOffset } = functionFormScript(code, maxOutputChars);
   try {
-    const script = await isolate.compileScript(source, { filename: "transform.js", lineOffset });
+    const script = isolate.compileScriptSync(source, { filename: "transform.js", lineOffset });
     return { kind: "script", script };
   } catch (scriptError) {
     if (!MODULE_SYNTAX.test(code))
       return { kind: "invalid", error: describeCompileError(scriptError) };
     try {
       const module = /** @type {ivm.Module & ivm.CachedDataResult} */ (
-        await isolate.compileModule(code, { filename: "transform.mjs", produceCachedData: true })
+        isolate.compileModuleSync(code, { filename: "transform.mjs", produceCachedData: true })
       );
       const cachedData = module.cachedData;
       module.release();
