@@ -52,6 +52,7 @@ const env = {
   HOOKFLOW_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
   ALLOW_PRIVATE_TARGETS: "true",
   LOG_LEVEL: "warn",
+  ...(process.env.DATABASE_POOL_SIZE ? { DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE } : {}),
 };
 const log = (...a) => process.stderr.write(`${a.join(" ")}\n`);
 /** BENCH_CPU_PROF=1: the worker writes a V8 CPU profile to bench/results/prof-graph-<run>. */
