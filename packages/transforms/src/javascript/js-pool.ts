@@ -2,7 +2,8 @@ import { type ChildProcess, fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { exceedsBytes, outputTooLargeMessage } from "../output.js";
 import type { TransformOutcome } from "../types.js";
-import { type SandboxBatch, type SandboxCallResult, SandboxMessage } from "./sandbox-messages.js";
+import { batchMessage, type QueuedCall, takeBatch } from "./js-batches.js";
+import { type SandboxCallResult, SandboxMessage } from "./sandbox-messages.js";
 
 export interface JsPoolOptions {
   processes: number;
@@ -20,16 +21,6 @@ export interface JsPool {
   close(): Promise<void>;
 }
 
-interface QueuedCall {
-  code: string;
-  inputJson: string;
-  settle(outcome: TransformOutcome): void;
-  /** Set once the call overran its time limit (it gets one more run). */
-  overran?: boolean;
-  /** Set once the call was in a batch whose process died: it now runs alone. */
-  solo?: boolean;
-}
-
 interface Slot {
   child: ChildProcess | undefined;
   ready: boolean;
@@ -39,8 +30,6 @@ interface Slot {
 const HOST_PATH = fileURLToPath(new URL("./sandbox-host.mjs", import.meta.url));
 /** isolated-vm needs --no-node-snapshot on Node 20; the host's own heap only holds messages. */
 const HOST_EXEC_ARGV = ["--no-node-snapshot", "--max-old-space-size=256"];
-/** Input JSON per batch; a single larger call still goes, alone. */
-const MAX_BATCH_INPUT_CHARS = 1024 * 1024;
 
 /**
  * JavaScript transforms in isolated-vm isolates hosted by sandbox processes. A free process takes
@@ -176,30 +165,13 @@ export function createJsPool(options: JsPoolOptions): JsPool {
     dispatch();
   }
 
-  /** The next calls for a free process, out of `free` free processes. */
-  function takeBatch(free: number): QueuedCall[] {
-    const head = queue[0];
-    if (!head || head.solo) return queue.splice(0, 1);
-    // Share what waits among the free processes, so no process idles while another has a queue.
-    const limit = Math.min(options.maxBatch, Math.ceil(queue.length / free));
-    let count = 0;
-    let chars = 0;
-    for (const call of queue) {
-      if (count === limit || call.solo) break;
-      if (count > 0 && chars + call.inputJson.length > MAX_BATCH_INPUT_CHARS) break;
-      chars += call.inputJson.length;
-      count++;
-    }
-    return queue.splice(0, count);
-  }
-
   function dispatch(): void {
     if (closed) return;
     let free = slots.filter((slot) => slot.child && slot.ready && !slot.job).length;
     for (const slot of slots) {
       if (queue.length === 0) return;
       if (!slot.child || !slot.ready || slot.job) continue;
-      const calls = takeBatch(free--);
+      const calls = takeBatch(queue, { free: free--, maxBatch: options.maxBatch });
       const id = nextId++;
       // The isolate enforces each call's time limit itself; this only fires when the process is
       // stuck in native code (a huge allocation) or gone. A batch runs its calls one after
@@ -252,18 +224,4 @@ export function createJsPool(options: JsPoolOptions): JsPool {
       await Promise.all(exits);
     },
   };
-}
-
-function batchMessage(id: number, calls: QueuedCall[]): SandboxBatch {
-  const codes: string[] = [];
-  const index = new Map<string, number>();
-  const entries = calls.map((call): [number, string] => {
-    let program = index.get(call.code);
-    if (program === undefined) {
-      program = codes.push(call.code) - 1;
-      index.set(call.code, program);
-    }
-    return [program, call.inputJson];
-  });
-  return { id, codes, calls: entries };
 }
