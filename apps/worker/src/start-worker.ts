@@ -35,6 +35,7 @@ export async function startWorker(services: WorkerServices): Promise<RunningWork
     logger: services.logger,
     settings: services.sweeper,
     now: services.now,
+    approvals: { graphs: services.pipeline.graphs, notifier: services.pipeline.approvals },
   });
   services.logger.info(
     { concurrency: services.config.workerConcurrency, lanes: workers.length },

@@ -55,7 +55,8 @@ export function jobIdOf(data: DeliverJobData): string {
   return data.parkId ? `park-${data.parkId}` : data.eventId;
 }
 
-function laneOf(priority: number): Priority {
+/** The priority lane of a stored priority (clamped to 1..5). */
+export function laneOf(priority: number): Priority {
   return Math.min(5, Math.max(1, Math.round(priority))) as Priority;
 }
 

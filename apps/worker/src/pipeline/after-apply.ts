@@ -19,7 +19,8 @@ export interface AfterApply {
 /**
  * What follows a committed apply: jobs for the events it created and for the parks that wait,
  * approval emails, and the stream's `parked` or `done` message. A crash before these run loses
- * nothing: the sweeper finds pending events and overdue parks that have no job.
+ * nothing: the sweeper finds pending events and overdue parks that have no job, and approval
+ * parks whose mail was never sent (`notified_at` null).
  */
 export async function afterApply(services: WorkerServices, input: AfterApply): Promise<void> {
   const { plan, eventId } = input;
@@ -47,16 +48,21 @@ export async function afterApply(services: WorkerServices, input: AfterApply): P
       }),
     );
   }
-  await Promise.all(jobs);
   const approvals = input.parks.filter(
     (park) => park.planned.status === "waiting" && park.planned.outcome.park === "approval",
   );
-  if (approvals.length > 0) {
-    await services.pipeline.approvals.notify(
-      { eventId, webhookId: input.webhookId, nodes: input.nodes },
-      approvals,
-    );
-  }
+  // The mail does not wait for the jobs, nor is it skipped when queueing them fails (the retried
+  // job finds the event parked and sends nothing); the notifier never throws.
+  const [queued] = await Promise.allSettled([
+    Promise.all(jobs),
+    approvals.length > 0
+      ? services.pipeline.approvals.notify(
+          { eventId, webhookId: input.webhookId, nodes: input.nodes },
+          approvals,
+        )
+      : undefined,
+  ]);
+  if (queued.status === "rejected") throw queued.reason;
 
   switch (plan.event.kind) {
     case "parked":

@@ -1,39 +1,46 @@
-import { type Database, findOverdueEvents, type OverdueCursor } from "@hookflow/db";
-import type { Logger } from "@hookflow/observability";
 import {
-  type DeliveryQueues,
-  deliveryQueueName,
-  enqueueDeliveries,
-  type Priority,
-} from "@hookflow/queue";
+  type Database,
+  findOverdueEvents,
+  type OverdueCursor,
+  type ParkCursor,
+} from "@hookflow/db";
+import type { Logger } from "@hookflow/observability";
+import { type DeliveryQueues, deliveryQueueName, enqueueDeliveries, laneOf } from "@hookflow/queue";
+import type { ApprovalNotifier } from "../pipeline/approval-notifier.js";
+import type { GraphCache } from "../pipeline/graph-cache.js";
 import type { RedisLease } from "./redis-lease.js";
+import { sweepApprovalMail } from "./sweep-approval-mail.js";
 import { sweepParks } from "./sweep-parks.js";
 
 export interface SweeperOptions {
   /** How often a sweep runs across all workers. */
   intervalMs: number;
-  /** An event must be overdue by this much before it is considered lost. */
+  /**
+   * An event or park must be overdue by this much before it is considered lost; an approval park
+   * must be this old before the sweeper sends a mail its worker never sent.
+   */
   graceMs: number;
-  /** Events examined per sweep. */
+  /** Events, parks and approval mails examined per sweep (each). */
   batchSize: number;
 }
 
 export interface Sweeper {
-  /** Runs one sweep now (if this process wins the lease); returns how many jobs it re-created. */
+  /**
+   * Runs one sweep now (if this process wins the lease); returns how many jobs it re-created and
+   * approval mails it sent. Each pass runs whatever the others did: a failing one is logged.
+   */
   sweepOnce: () => Promise<number>;
   stop: () => Promise<void>;
-}
-
-function laneOf(priority: number): Priority {
-  return Math.min(5, Math.max(1, Math.round(priority))) as Priority;
 }
 
 /**
  * Finds events Postgres holds as pending or retrying whose job is gone (Redis restarted empty, a
  * crash between commit and enqueue, an inactive webhook that became active) and enqueues them
- * again, oldest first; likewise parked paths whose resume job is gone (see `sweepParks`). One sweeper runs at a time across all workers (a Redis lease); the scan
- * resumes where the previous sweep stopped, so a backlog of events that do have jobs (deferred by
- * a rate limit, say) never hides the ones that do not.
+ * again, oldest first; likewise parked paths whose resume job is gone (see `sweepParks`), and
+ * approval parks whose request mail was never sent (see `sweepApprovalMail`). One sweeper runs at
+ * a time across all workers (a Redis lease). The event and park scans resume where the previous
+ * sweep stopped, so a backlog that does have jobs (deferred by a rate limit, say) never hides the
+ * ones that do not. The three passes are independent: one failing does not skip the others.
  */
 export function startSweeper(options: {
   db: Database;
@@ -42,23 +49,67 @@ export function startSweeper(options: {
   logger: Logger;
   settings: SweeperOptions;
   now: () => Date;
+  /** The graph cache and the approval notifier (for mails the worker never sent). */
+  approvals: { graphs: GraphCache; notifier: ApprovalNotifier };
 }): Sweeper {
   const { db, queues, lease, logger, settings } = options;
   let cursor: OverdueCursor | undefined;
+  let parkCursor: ParkCursor | undefined;
   let running: Promise<number> | undefined;
   let stopped = false;
 
+  /** Runs one pass; a failure is logged as that pass's and counts as nothing done. */
+  const pass = async (name: string, run: () => Promise<number>): Promise<number> => {
+    try {
+      return await run();
+    } catch (error) {
+      logger.warn({ err: error, pass: name }, `${name} sweep failed`);
+      return 0;
+    }
+  };
+
   const sweep = async (): Promise<number> => {
     const now = options.now();
-    const parks = await sweepParks({
+    const parks = await pass("park", () => sweepParksPage(now));
+    const events = await pass("event", () => sweepEvents(now));
+    const mails = await pass("approval mail", () => sweepMails(now));
+    return parks + events + mails;
+  };
+
+  const sweepParksPage = async (now: Date): Promise<number> => {
+    const swept = await sweepParks({
       db,
       queues,
       before: new Date(now.getTime() - settings.graceMs),
       limit: settings.batchSize,
+      ...(parkCursor ? { after: parkCursor } : {}),
     });
-    if (parks > 0)
-      logger.info({ requeued: parks }, "sweeper re-enqueued parked paths without a job");
-    return parks + (await sweepEvents(now));
+    parkCursor = swept.next;
+    if (swept.failed.length > 0) {
+      logger.warn(
+        { err: swept.failed[0], failed: swept.failed.length },
+        "sweeper could not check the jobs of some parked paths",
+      );
+    }
+    if (swept.resumed > 0) {
+      logger.info({ requeued: swept.resumed }, "sweeper re-enqueued parked paths without a job");
+    }
+    return swept.resumed;
+  };
+
+  const sweepMails = async (now: Date): Promise<number> => {
+    const swept = await sweepApprovalMail({
+      db,
+      graphs: options.approvals.graphs,
+      approvals: options.approvals.notifier,
+      createdBefore: new Date(now.getTime() - settings.graceMs),
+      now,
+      limit: settings.batchSize,
+    });
+    if (swept.mailed > 0 || swept.retrying > 0) {
+      logger.info(swept, "sweeper handled approval mails their worker had not sent");
+    }
+    return swept.mailed;
   };
 
   const sweepEvents = async (now: Date): Promise<number> => {

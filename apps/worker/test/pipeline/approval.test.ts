@@ -76,6 +76,11 @@ describe("approval nodes", () => {
       return page.items.find((row) => row.eventId === id);
     });
     expect(mail.to).toEqual(["ops@example.com", "lead@example.com"]);
+    // Recorded as mailed, so the sweeper does not mail it again.
+    await eventually("the park marked as mailed", async () => {
+      const [marked] = await parksOf(h, id);
+      return marked?.notifiedAt ? marked : undefined;
+    });
     const tokens = [...mail.text.matchAll(/\/api\/approvals\/([A-Za-z0-9_.-]+)/g)].map((m) => m[1]);
     const claims = tokens.map((token) =>
       verifyApprovalLinkToken(h.services.config.secret, token, Date.now()),

@@ -99,11 +99,24 @@ export const eventParks = pgTable(
     decidedBy: text("decided_by"),
     /** When the worker applied the path's continuation (set once: a retried job never applies twice). */
     resolvedAt: timestamp("resolved_at", { withTimezone: true }),
+    /**
+     * Approval gates: when the request mail was sent (or kept in the outbox). Null while it is
+     * owed: the sweeper mails waiting approval parks that still have none.
+     */
+    notifiedAt: timestamp("notified_at", { withTimezone: true }),
+    /**
+     * Approval gates: whoever is sending the request mail holds it until then (a claim). A sender
+     * that dies or fails leaves it to run out, and the sweeper sends again after that.
+     */
+    notifyLeaseUntil: timestamp("notify_lease_until", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index("event_parks_event_idx").on(t.eventId),
+    index("event_parks_unnotified_idx")
+      .on(t.createdAt)
+      .where(sql`${t.kind} = 'approval' and ${t.status} = 'waiting' and ${t.notifiedAt} is null`),
     index("event_parks_node_waiting_idx")
       .on(t.nodeId, t.createdAt)
       .where(sql`${t.status} = 'waiting'`),
