@@ -24,8 +24,6 @@ function recordingPublisher() {
 const step = { nodeType: "delivery", nodeId: "wh_1", status: "running" } as const;
 
 describe("step reporter", () => {
-  afterEach(() => jest.useRealTimers());
-
   it("gathers messages of an ordinary event (not urgent)", () => {
     const { publisher, sent } = recordingPublisher();
     const reporter = createStepReporter({ publisher, now: () => new Date() });
@@ -52,14 +50,14 @@ describe("step reporter", () => {
   });
 
   it("stops expediting at parked, and forgets an event after EXPEDITE_MS", () => {
-    jest.useFakeTimers({ now: 1_000_000 });
+    let clock = 1_000_000;
     const { publisher, sent } = recordingPublisher();
-    const reporter = createStepReporter({ publisher, now: () => new Date() });
+    const reporter = createStepReporter({ publisher, now: () => new Date(clock) });
     reporter.expedite("evt_p");
     reporter.parked("evt_p", { awaitingApproval: true });
     reporter.step("evt_p", step);
     reporter.expedite("evt_old");
-    jest.setSystemTime(1_000_000 + EXPEDITE_MS + 1);
+    clock += EXPEDITE_MS + 1;
     reporter.step("evt_old", step);
     expect(sent.map((s) => [s.eventId, s.kind, s.urgent])).toEqual([
       ["evt_p", "parked", true],

@@ -64,7 +64,7 @@ export function createStepReporter(options: CreateStepReporterOptions): StepRepo
 
   const isUrgent = (eventId: string): boolean => {
     if (expedited.size === 0) return false;
-    const nowMs = Date.now();
+    const nowMs = now().getTime();
     for (const [id, until] of expedited) {
       if (until > nowMs) break;
       expedited.delete(id);
@@ -119,7 +119,7 @@ export function createStepReporter(options: CreateStepReporterOptions): StepRepo
       send(eventId, { kind: "parked", parked: { eventId, ...flags } }, true),
     expedite: (eventId) => {
       expedited.delete(eventId);
-      expedited.set(eventId, Date.now() + EXPEDITE_MS);
+      expedited.set(eventId, now().getTime() + EXPEDITE_MS);
     },
     flush: () => publisher.idle(),
   };
