@@ -3,12 +3,13 @@ import type { Redis } from "ioredis";
 import type { RedisKeys } from "../redis-keys.js";
 
 /**
- * How long an event's replay buffer lives after its last message. A stream token is valid for
- * 120 s from the event's acceptance and a stream stays open at most 120 s, so nobody can read a
- * buffer later than 240 s after its first message; 300 s covers that with a margin while keeping
- * Redis memory at about five minutes of traffic.
+ * How long an event's replay buffer lives after its last message. The latest a stream token is
+ * issued is with a sync answer that timed out (120 s after acceptance); it is valid 120 s and a
+ * stream lasts at most 120 s, so no stream reads a buffer later than 360 s after its first
+ * message. Ten minutes covers that with a margin, so a buffer never expires (and its numbering
+ * never restarts) under an open stream, while Redis holds about ten minutes of traffic.
  */
-export const STEP_BUFFER_TTL_SECONDS = 5 * 60;
+export const STEP_BUFFER_TTL_SECONDS = 10 * 60;
 /** At most this many messages are kept per event; older ones are dropped first. */
 export const STEP_BUFFER_MAX_ENTRIES = 1000;
 /** One script call carries at most this many messages, or this many bytes of them. */
