@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { eventSteps, events, webhooks } from "@hookflow/db";
+import { eventStepBatches, events, webhooks } from "@hookflow/db";
 import { newId } from "@hookflow/domain";
 import { createApiKeyFor, createUserWithSession } from "./fixtures.js";
 import { type ApiHarness, startApi } from "./harness.js";
@@ -23,27 +23,36 @@ beforeAll(async () => {
   });
   eventId = newId("event");
   await db.insert(events).values({ id: eventId, webhookId, body: "{}", status: "failed" });
-  const at = new Date("2030-01-01T00:00:00.000Z");
-  await db.insert(eventSteps).values([
-    { eventId, nodeType: "transform", nodeId: "trn_1", nodeName: "reshape", status: "running", at },
+  const at = "2030-01-01T00:00:00.000Z";
+  // Two jobs' batches: the steps come back in batch order, then in each batch's own order.
+  await db.insert(eventStepBatches).values([
     {
       eventId,
-      nodeType: "transform",
-      nodeId: "trn_1",
-      nodeName: "reshape",
-      status: "success",
-      durationMs: 3,
-      lastPayload: { a: 1 },
-      at,
+      steps: [
+        { nodeType: "transform", nodeId: "trn_1", nodeName: "reshape", status: "running", at },
+        {
+          nodeType: "transform",
+          nodeId: "trn_1",
+          nodeName: "reshape",
+          status: "success",
+          durationMs: 3,
+          lastPayload: { a: 1 },
+          at,
+        },
+      ],
     },
     {
       eventId,
-      nodeType: "schemaValidator",
-      nodeId: "sv_1",
-      status: "error",
-      durationMs: 0,
-      error: "a: expected string, got integer",
-      at,
+      steps: [
+        {
+          nodeType: "schemaValidator",
+          nodeId: "sv_1",
+          status: "error",
+          durationMs: 0,
+          error: "a: expected string, got integer",
+          at,
+        },
+      ],
     },
   ]);
 });

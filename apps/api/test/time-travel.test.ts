@@ -57,7 +57,7 @@ describe("POST /api/events/:id/time-travel", () => {
         (select count(*)::int from events) as events,
         (select count(*)::int from delivery_attempts) as attempts,
         (select count(*)::int from event_parks) as parks,
-        (select count(*)::int from event_steps) as steps,
+        (select count(*)::int from event_step_batches) as steps,
         (select count(*)::int from mail_outbox) as mail`;
     return row;
   }

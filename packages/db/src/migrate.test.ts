@@ -1,6 +1,24 @@
 import { randomBytes } from "node:crypto";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import postgres from "postgres";
-import { dropDatabase, migrateDatabase } from "./migrate.js";
+import { createDb } from "./client.js";
+import { dropDatabase, MIGRATIONS_FOLDER, migrateDatabase } from "./migrate.js";
+import { listEventSteps } from "./queries/steps/list-event-steps.js";
+
+/** A copy of the migrations folder holding only the migrations up to `lastIndex`. */
+function migrationsUpTo(lastIndex: number): string {
+  const folder = mkdtempSync(join(tmpdir(), "hf-migrations-"));
+  cpSync(MIGRATIONS_FOLDER, folder, { recursive: true });
+  const journalPath = join(folder, "meta", "_journal.json");
+  const journal = JSON.parse(readFileSync(journalPath, "utf8")) as {
+    entries: Array<{ idx: number }>;
+  };
+  journal.entries = journal.entries.filter((entry) => entry.idx <= lastIndex);
+  writeFileSync(journalPath, JSON.stringify(journal));
+  return folder;
+}
 
 const base = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
@@ -49,6 +67,53 @@ describe("migrateDatabase", () => {
       await sql.end();
       expect(row?.n).toBeGreaterThanOrEqual(1);
     } finally {
+      await dropDatabase(url);
+    }
+  });
+
+  it("0005 moves steps recorded one row per step into one batch per event, in order", async () => {
+    const url = freshUrl();
+    const before = migrationsUpTo(4);
+    try {
+      await migrateDatabase({ url, migrationsFolder: before });
+      const sql = postgres(url, { max: 1, onnotice: () => {} });
+      await sql`insert into users (id, email, password_hash) values ('usr_m', 'm@example.test', 'x')`;
+      await sql`insert into webhooks (id, owner_id, name, target_url, ingress_token, signing_secret)
+        values ('wh_m', 'usr_m', 'w', 'http://127.0.0.1:9/', 'tok_m', 'whsec_m')`;
+      await sql`insert into events (id, webhook_id, body, status)
+        values ('evt_m1', 'wh_m', '{}', 'delivered'), ('evt_m2', 'wh_m', '{}', 'failed')`;
+      await sql`insert into event_steps (event_id, node_type, node_id, node_name, status,
+          status_code, duration_ms, last_payload, error, at) values
+        ('evt_m1', 'transform', 'trn_1', 'reshape', 'running', null, null, null, null,
+          '2030-01-01T00:00:00.123Z'),
+        ('evt_m2', 'schemaValidator', 'sv_1', null, 'error', null, 0, null, 'bad',
+          '2030-01-01T00:00:01Z'),
+        ('evt_m1', 'transform', 'trn_1', 'reshape', 'success', null, 3, '{"a": 1}', null,
+          '2030-01-01T00:00:00.456Z')`;
+      await sql.end();
+
+      await migrateDatabase({ url });
+      const db = createDb({ url, max: 1 });
+      try {
+        expect(await listEventSteps(db.db, "evt_m1")).toEqual([
+          expect.objectContaining({ status: "running", nodeName: "reshape", lastPayload: null }),
+          expect.objectContaining({
+            status: "success",
+            durationMs: 3,
+            lastPayload: { a: 1 },
+            at: new Date("2030-01-01T00:00:00.456Z"),
+          }),
+        ]);
+        expect(await listEventSteps(db.db, "evt_m2")).toEqual([
+          expect.objectContaining({ nodeType: "schemaValidator", nodeName: null, error: "bad" }),
+        ]);
+        const [left] = await db.sql`select to_regclass('event_steps') as name`;
+        expect(left?.name).toBeNull();
+      } finally {
+        await db.close();
+      }
+    } finally {
+      rmSync(before, { recursive: true, force: true });
       await dropDatabase(url);
     }
   });

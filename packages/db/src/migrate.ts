@@ -49,6 +49,8 @@ export async function ensureDatabase(url: string): Promise<boolean> {
 export interface MigrateOptions {
   url: string;
   log?: (message: string) => void;
+  /** Another migrations folder (tests upgrade from an older schema with a cut-down copy). */
+  migrationsFolder?: string;
 }
 
 /**
@@ -62,7 +64,9 @@ export async function migrateDatabase(options: MigrateOptions): Promise<void> {
   try {
     await client`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`;
     try {
-      await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_FOLDER });
+      await migrate(drizzle(client), {
+        migrationsFolder: options.migrationsFolder ?? MIGRATIONS_FOLDER,
+      });
     } finally {
       await client`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`;
     }

@@ -1,6 +1,6 @@
 /**
  * The JSON text of payload objects, computed once. A node's output is streamed to watchers,
- * recorded in `event_steps` and measured against the step payload limit: each of those needs its
+ * recorded in `event_step_batches` and measured against the step payload limit: each of those needs its
  * JSON text, and a transform's output arrives as JSON text already. Payloads are never mutated
  * once a node produced them (nodes build new values), so the text stays true.
  */

@@ -1,27 +1,24 @@
-import { bigserial, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { bigserial, index, json, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { events } from "./events.js";
 
 /**
- * Every step the node graph emitted for an event (running, then success, error or blocked), so
- * its history shows where it went and why. Written by the worker, one multi-row insert per job;
- * `id` orders steps of one event.
+ * The steps the node graph emitted for an event (running, then success, error or blocked), so its
+ * history shows where it went and why. Each job that ran nodes writes ONE row holding its steps as
+ * a JSON array, in order (`id` orders the rows of one event): one row per job instead of one per
+ * step measured about half the database CPU, and steps are only ever read as a whole history.
+ * Each element: `{nodeType, nodeId, nodeName?, status, statusCode?, durationMs?, lastPayload?,
+ * error?, at}` (see `EventStepEntry`).
  */
-export const eventSteps = pgTable(
-  "event_steps",
+export const eventStepBatches = pgTable(
+  "event_step_batches",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
     eventId: text("event_id")
       .notNull()
       .references(() => events.id, { onDelete: "cascade" }),
-    nodeType: text("node_type").notNull(),
-    nodeId: text("node_id").notNull(),
-    nodeName: text("node_name"),
-    status: text("status").notNull(),
-    statusCode: integer("status_code"),
-    durationMs: integer("duration_ms"),
-    lastPayload: jsonb("last_payload"),
-    error: text("error"),
-    at: timestamp("at", { withTimezone: true }).notNull(),
+    /** JSON (not jsonb): stored as written, never queried inside. */
+    steps: json("steps").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("event_steps_event_idx").on(t.eventId, t.id)],
+  (t) => [index("event_step_batches_event_idx").on(t.eventId, t.id)],
 );

@@ -129,14 +129,9 @@ export async function recordDeliveryAttempt(
       where id = ${input.eventId}::text and status in ('pending', 'retrying')
       returning id
     ), steps as (
-      insert into event_steps (event_id, node_type, node_id, node_name, status, status_code,
-        duration_ms, last_payload, error, at)
-      select upd.id, s.node_type, s.node_id, s.node_name, s.status, s.status_code, s.duration_ms,
-        s.last_payload, s.error, s.at
-      from upd, jsonb_to_recordset(${stepsJson(pipeline?.steps ?? [])}::jsonb)
-        as s(node_type text, node_id text, node_name text, status text, status_code int,
-          duration_ms int, last_payload jsonb, error text, at timestamptz, ord int)
-      order by s.ord
+      insert into event_step_batches (event_id, steps)
+      select upd.id, ${stepsJson(pipeline?.steps ?? [])}::json from upd
+      where ${(pipeline?.steps.length ?? 0) > 0}::boolean
     ), health as (
       update webhooks set
         consecutive_failures = case when ${primaryOutcome?.success ?? false}::boolean

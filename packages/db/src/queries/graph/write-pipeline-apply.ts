@@ -130,14 +130,8 @@ export async function writePipelineApply(
           or (pipeline_state is null and status in ('pending', 'retrying')))
       returning id, pipeline_run
     ), step_rows as (
-      insert into event_steps (event_id, node_type, node_id, node_name, status, status_code,
-        duration_ms, last_payload, error, at)
-      select ev.id, s.node_type, s.node_id, s.node_name, s.status, s.status_code, s.duration_ms,
-        s.last_payload, s.error, s.at
-      from ev, jsonb_to_recordset(${stepsJson(write.steps)}::jsonb)
-        as s(node_type text, node_id text, node_name text, status text, status_code int,
-          duration_ms int, last_payload jsonb, error text, at timestamptz, ord int)
-      order by s.ord
+      insert into event_step_batches (event_id, steps)
+      select ev.id, ${stepsJson(write.steps)}::json from ev where ${write.steps.length > 0}::boolean
     ), park_rows as (
       insert into event_parks (id, event_id, webhook_id, run_id, node_type, node_id, kind,
         payload, state, status, resume_at, decided_at, resolved_at, created_at, updated_at)
@@ -180,26 +174,27 @@ export async function writePipelineApply(
 }
 
 /**
- * Step rows as the JSON parameter `jsonb_to_recordset` reads (with their order). Each payload is
+ * A job's steps as the JSON array one `event_step_batches` row holds, in order. Each payload is
  * spliced in as the JSON text it already is, not serialized again.
  */
 export function stepsJson(steps: readonly EventStepRow[]): string {
-  return `[${steps.map(stepRecordJson).join(",")}]`;
+  return `[${steps.map(stepJson).join(",")}]`;
 }
 
-function stepRecordJson(step: EventStepRow, ord: number): string {
-  const record = json({
-    ord,
-    node_type: step.nodeType,
-    node_id: step.nodeId,
-    node_name: step.nodeName,
+function stepJson(step: EventStepRow): string {
+  const entry = json({
+    nodeType: step.nodeType,
+    nodeId: step.nodeId,
+    ...(step.nodeName === null ? {} : { nodeName: step.nodeName }),
     status: step.status,
-    status_code: step.statusCode,
-    duration_ms: step.durationMs === null ? null : Math.round(step.durationMs),
-    error: step.error,
+    ...(step.statusCode === null ? {} : { statusCode: step.statusCode }),
+    ...(step.durationMs === null ? {} : { durationMs: Math.round(step.durationMs) }),
+    ...(step.error === null ? {} : { error: step.error }),
     at: step.at,
   });
-  return `${record.slice(0, -1)},"last_payload":${step.lastPayloadJson ?? "null"}}`;
+  return step.lastPayloadJson === null
+    ? entry
+    : `${entry.slice(0, -1)},"lastPayload":${step.lastPayloadJson}}`;
 }
 
 function parkRecord(park: NewParkRow) {

@@ -1,14 +1,64 @@
 import { asc, eq } from "drizzle-orm";
 import type { Database } from "../../client.js";
-import { eventSteps } from "../../schema/index.js";
+import { eventStepBatches } from "../../schema/index.js";
 
-export type EventStepRecord = typeof eventSteps.$inferSelect;
+/** A recorded step of an event. */
+export interface EventStepRecord {
+  eventId: string;
+  nodeType: string;
+  nodeId: string;
+  nodeName: string | null;
+  status: string;
+  statusCode: number | null;
+  durationMs: number | null;
+  lastPayload: unknown;
+  error: string | null;
+  at: Date;
+}
 
-/** Every recorded step of an event, in the order they happened. */
+/**
+ * Every recorded step of an event, in the order they happened (batches in the order they were
+ * written, each in its own order). An element that does not parse is skipped, not fatal.
+ */
 export async function listEventSteps(db: Database, eventId: string): Promise<EventStepRecord[]> {
-  return db
-    .select()
-    .from(eventSteps)
-    .where(eq(eventSteps.eventId, eventId))
-    .orderBy(asc(eventSteps.id));
+  const batches = await db
+    .select({ steps: eventStepBatches.steps })
+    .from(eventStepBatches)
+    .where(eq(eventStepBatches.eventId, eventId))
+    .orderBy(asc(eventStepBatches.id));
+  return batches.flatMap(({ steps }) =>
+    Array.isArray(steps) ? steps.flatMap((raw: unknown) => toRecord(eventId, raw) ?? []) : [],
+  );
+}
+
+type Fields = Record<string, unknown>;
+
+const text = (value: unknown): string | null => (typeof value === "string" ? value : null);
+const number = (value: unknown): number | null => (typeof value === "number" ? value : null);
+
+/**
+ * One element of a stored batch: `{nodeType, nodeId, nodeName?, status, statusCode?,
+ * durationMs?, lastPayload?, error?, at}` as the worker writes it. An element that does not have
+ * that shape is skipped, not fatal.
+ */
+function toRecord(eventId: string, raw: unknown): EventStepRecord | undefined {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return undefined;
+  const step = raw as Fields;
+  const nodeType = text(step.nodeType);
+  const nodeId = text(step.nodeId);
+  const status = text(step.status);
+  const at = text(step.at);
+  if (nodeType === null || nodeId === null || status === null || at === null) return undefined;
+  return {
+    eventId,
+    nodeType,
+    nodeId,
+    nodeName: text(step.nodeName),
+    status,
+    statusCode: number(step.statusCode),
+    durationMs: number(step.durationMs),
+    lastPayload: step.lastPayload === undefined ? null : step.lastPayload,
+    error: text(step.error),
+    at: new Date(at),
+  };
 }
