@@ -4,7 +4,12 @@ import { type deliveryAttempts, events, users, webhooks } from "@hookflow/db";
 import { newId } from "@hookflow/domain";
 import { createLogger, createMetrics } from "@hookflow/observability";
 import { enqueueDeliveries } from "@hookflow/queue";
-import { createTestDatabase, createTestRedisPrefix, type TestDatabase } from "@hookflow/testing";
+import {
+  createTestDatabase,
+  createTestRedisPrefix,
+  type TestDatabase,
+  type TestRedisPrefix,
+} from "@hookflow/testing";
 import { buildWorkerServices, type WorkerServices } from "../src/services.js";
 import { type RunningWorker, startWorker } from "../src/start-worker.js";
 import type { SweeperOptions } from "../src/sweeper/sweeper.js";
@@ -42,12 +47,16 @@ export interface WorkerHarness {
 
 export const TEST_SECRET = `whsec_${randomBytes(32).toString("base64")}`;
 
-export async function startWorkerHarness(
+/**
+ * Worker services on a test database and Redis prefix of their own, with no lane workers started
+ * (`startWorkerHarness` starts them; a test of the sweeper alone does not).
+ */
+export function buildTestWorkerServices(
+  database: TestDatabase,
+  redis: TestRedisPrefix,
   env: Record<string, string> = {},
   sweeper: Partial<SweeperOptions> = {},
-): Promise<WorkerHarness> {
-  const database = await createTestDatabase();
-  const redis = createTestRedisPrefix();
+): WorkerServices {
   const config = loadConfig({
     NODE_ENV: "test",
     DATABASE_URL: database.url,
@@ -59,12 +68,21 @@ export async function startWorkerHarness(
     LOG_LEVEL: "silent",
     ...env,
   });
-  const services = buildWorkerServices({
+  return buildWorkerServices({
     config,
     logger: createLogger({ level: process.env.HF_TEST_LOG ?? "silent", role: "worker" }),
     metrics: createMetrics({ role: "worker", defaultMetrics: false }),
     sweeper,
   });
+}
+
+export async function startWorkerHarness(
+  env: Record<string, string> = {},
+  sweeper: Partial<SweeperOptions> = {},
+): Promise<WorkerHarness> {
+  const database = await createTestDatabase();
+  const redis = createTestRedisPrefix();
+  const services = buildTestWorkerServices(database, redis, env, sweeper);
   let worker = await startWorker(services);
   const db = database.db;
   const ownerId = newId("user");

@@ -1,8 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { loadConfig } from "@hookflow/config";
 import { eventParks, events, users, webhooks } from "@hookflow/db";
 import { newId, newPrefixedId } from "@hookflow/domain";
-import { createLogger, createMetrics, type Logger } from "@hookflow/observability";
+import { createLogger, type Logger } from "@hookflow/observability";
 import { enqueueResume, jobIdOf } from "@hookflow/queue";
 import {
   createTestDatabase,
@@ -10,9 +9,10 @@ import {
   type TestDatabase,
   type TestRedisPrefix,
 } from "@hookflow/testing";
-import { buildWorkerServices, type WorkerServices } from "../../src/services.js";
+import type { WorkerServices } from "../../src/services.js";
 import { createRedisLease } from "../../src/sweeper/redis-lease.js";
 import { type Sweeper, startSweeper } from "../../src/sweeper/sweeper.js";
+import { buildTestWorkerServices } from "../harness.js";
 
 // No lane workers run here: jobs stay where the test puts them, so what the sweeper finds and
 // does is all there is to see.
@@ -28,19 +28,8 @@ let leaseCount = 0;
 beforeAll(async () => {
   database = await createTestDatabase();
   redis = createTestRedisPrefix();
-  const config = loadConfig({
-    NODE_ENV: "test",
-    DATABASE_URL: database.url,
-    REDIS_URL: redis.url,
-    HOOKFLOW_REDIS_PREFIX: redis.prefix,
-    HOOKFLOW_SECRET: "test-secret-test-secret-test-secret-123",
-    LOG_LEVEL: "silent",
-  });
-  services = buildWorkerServices({
-    config,
-    logger: createLogger({ level: "silent", role: "worker" }),
-    metrics: createMetrics({ role: "worker", defaultMetrics: false }),
-  });
+  // Delays at their real scale: the parks' due times here are set by the test.
+  services = buildTestWorkerServices(database, redis, { HOOKFLOW_DELAY_SCALE: "1" });
   ownerId = newId("user");
   await database.db.insert(users).values({
     id: ownerId,

@@ -1,20 +1,14 @@
 import { asc, eq } from "drizzle-orm";
 import type { Database } from "../../client.js";
 import { eventStepBatches } from "../../schema/index.js";
+import type { EventStepRow } from "../graph/write-pipeline-apply.js";
 
-/** A recorded step of an event. */
-export interface EventStepRecord {
+/** A recorded step of an event: a written step row, read back with its parsed payload. */
+export type EventStepRecord = Omit<EventStepRow, "lastPayloadJson" | "at"> & {
   eventId: string;
-  nodeType: string;
-  nodeId: string;
-  nodeName: string | null;
-  status: string;
-  statusCode: number | null;
-  durationMs: number | null;
   lastPayload: unknown;
-  error: string | null;
   at: Date;
-}
+};
 
 /**
  * Every recorded step of an event, in the order they happened (batches in the order they were
