@@ -11,6 +11,11 @@ export function rememberPayloadJson(payload: unknown, json: string): void {
   if (typeof payload === "object" && payload !== null) known.set(payload, json);
 }
 
+/** The JSON text remembered for `payload`, if any (nothing is serialized). */
+export function knownPayloadJson(payload: unknown): string | undefined {
+  return typeof payload === "object" && payload !== null ? known.get(payload) : undefined;
+}
+
 /** The payload's JSON text (undefined for values JSON cannot hold, such as undefined). */
 export function payloadJson(payload: unknown): string | undefined {
   if (typeof payload !== "object" || payload === null) return JSON.stringify(payload);

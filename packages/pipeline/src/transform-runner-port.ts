@@ -1,6 +1,6 @@
 import type { TransformOutput, TransformPort } from "./engine/types.js";
 import type { TransformNodeConfig } from "./families/definitions.js";
-import { rememberPayloadJson } from "./payload-json.js";
+import { knownPayloadJson, rememberPayloadJson } from "./payload-json.js";
 
 /** What the engine needs of @hookflow/transforms' runner (`createTransformRunner`). */
 export interface TransformRunnerLike {
@@ -8,9 +8,10 @@ export interface TransformRunnerLike {
     mode: TransformNodeConfig["transformMode"];
     template: string;
     payload: unknown;
+    payloadJson?: string;
     context: { eventId: string; webhookId: string; nodeId: string };
   }) => Promise<
-    | { ok: true; output: unknown; durationMs: number }
+    | { ok: true; output: unknown; outputJson?: string; durationMs: number }
     | { ok: false; error: string; durationMs: number }
   >;
 }
@@ -24,10 +25,12 @@ export interface TransformRunnerLike {
 export function createTransformRunnerPort(runner: TransformRunnerLike): TransformPort {
   return {
     run: async ({ mode, template, payload, context }): Promise<TransformOutput> => {
+      const known = knownPayloadJson(payload);
       const result = await runner.run({
         mode,
         template,
         payload,
+        ...(known === undefined ? {} : { payloadJson: known }),
         context: { eventId: context.eventId, webhookId: context.webhookId, nodeId: context.nodeId },
       });
       if (!result.ok) return { ok: false, error: result.error };
@@ -35,7 +38,7 @@ export function createTransformRunnerPort(runner: TransformRunnerLike): Transfor
       if (mode === "handlebars" && typeof output === "string") {
         return { ok: true, payload: output, body: output };
       }
-      const body = output === undefined ? undefined : JSON.stringify(output);
+      const body = output === undefined ? undefined : (result.outputJson ?? JSON.stringify(output));
       if (body === undefined) return { ok: false, error: "the transform produced no value" };
       rememberPayloadJson(output, body);
       return { ok: true, payload: output, body };

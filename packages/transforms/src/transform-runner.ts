@@ -54,16 +54,18 @@ export function createTransformRunner(options: TransformRunnerOptions = {}): Tra
         return jq.run(
           `${input.context.webhookId}\u0000${input.template}`,
           input.template,
-          payloadJson(input.payload),
+          input.payloadJson ?? payloadJson(input.payload),
         );
       case "javascript":
         return js.run(
           input.template,
-          `{"payload":${payloadJson(input.payload)},"context":${JSON.stringify({
-            eventId: input.context.eventId,
-            webhookId: input.context.webhookId,
-            nodeId: input.context.nodeId,
-          })}}`,
+          `{"payload":${input.payloadJson ?? payloadJson(input.payload)},"context":${JSON.stringify(
+            {
+              eventId: input.context.eventId,
+              webhookId: input.context.webhookId,
+              nodeId: input.context.nodeId,
+            },
+          )}}`,
         );
       default: {
         const mode: never = input.mode;

@@ -14,6 +14,8 @@ export interface TransformInput {
   template: string;
   /** The JSON payload reaching the node. */
   payload: unknown;
+  /** `payload`'s JSON text when the caller has it already (it is not serialized again). */
+  payloadJson?: string;
   context: TransformContext;
 }
 
@@ -22,9 +24,13 @@ export interface TransformInput {
  * limits, output that is too large) are `ok: false` with a message meant for the event's step;
  * `run` rejects only on programming errors (a closed runner, a payload that is not JSON).
  */
-export type TransformResult =
-  | { ok: true; output: unknown; durationMs: number }
-  | { ok: false; error: string; durationMs: number };
+export type TransformResult = TransformOutcome & { durationMs: number };
 
-/** A result before the runner adds its timing. */
-export type TransformOutcome = { ok: true; output: unknown } | { ok: false; error: string };
+/**
+ * A result before the runner adds its timing. `outputJson`, when present, is the output's JSON
+ * text exactly as `JSON.stringify(output)` would write it (a JavaScript transform's result
+ * arrives as that text).
+ */
+export type TransformOutcome =
+  | { ok: true; output: unknown; outputJson?: string }
+  | { ok: false; error: string };

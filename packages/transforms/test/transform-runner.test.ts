@@ -27,6 +27,24 @@ function input(
 }
 
 describe("transform runner", () => {
+  it("returns a JavaScript result's JSON text as JSON.stringify would write it", async () => {
+    const result = await runner.run(
+      input("javascript", 'return { who: payload.customer.name, n: 1.5, s: "é\\n" };'),
+    );
+    expect(result.ok && result.outputJson).toBe(
+      JSON.stringify({ who: 'O"Brien', n: 1.5, s: "é\n" }),
+    );
+  });
+
+  it("reads the payload from the JSON text it is given instead of serializing it", async () => {
+    const result = await runner.run({
+      ...input("jq", ".tag"),
+      payload: { tag: "from the object" },
+      payloadJson: '{"tag":"from the text"}',
+    });
+    expect(result).toMatchObject({ ok: true, output: "from the text" });
+  });
+
   it.each<[string, TransformInput, unknown]>([
     [
       "renders a handlebars JSON template",

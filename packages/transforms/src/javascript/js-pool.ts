@@ -118,7 +118,8 @@ export function createJsPool(options: JsPoolOptions): JsPool {
       return { ok: false, error: outputTooLargeMessage(options.maxOutputBytes) };
     }
     try {
-      return { ok: true, output: JSON.parse(result.json) };
+      // The sandbox wrote the text with JSON.stringify: it is what the host would write too.
+      return { ok: true, output: JSON.parse(result.json), outputJson: result.json };
     } catch {
       return { ok: false, error: "the transform result is not JSON" };
     }

@@ -1,0 +1,82 @@
+import { payloadJson, rememberPayloadJson } from "./payload-json.js";
+import { createTransformRunnerPort, type TransformRunnerLike } from "./transform-runner-port.js";
+
+type RunnerInput = Parameters<TransformRunnerLike["run"]>[0];
+type RunnerResult = Awaited<ReturnType<TransformRunnerLike["run"]>>;
+
+/** A runner that answers `result` and records what it was asked. */
+function fakeRunner(result: RunnerResult) {
+  const calls: RunnerInput[] = [];
+  const runner: TransformRunnerLike = {
+    run: async (input) => {
+      calls.push(input);
+      return result;
+    },
+  };
+  return { runner, calls };
+}
+
+const context = {
+  eventId: "evt_1",
+  webhookId: "wh_1",
+  eventType: null,
+  nodeId: "trn_1",
+  nodeName: "t",
+};
+
+describe("transform runner port", () => {
+  it("hands the runner a payload's known JSON text, and nothing when it has none", async () => {
+    const { runner, calls } = fakeRunner({ ok: true, output: { b: 1 }, durationMs: 1 });
+    const port = createTransformRunnerPort(runner);
+    const known = { a: 1 };
+    rememberPayloadJson(known, '{"a":1}');
+    await port.run({ mode: "jq", template: ".", payload: known, context });
+    await port.run({ mode: "jq", template: ".", payload: { fresh: true }, context });
+    expect(calls[0]?.payloadJson).toBe('{"a":1}');
+    expect(calls[1]).not.toHaveProperty("payloadJson");
+  });
+
+  it("uses the output's own JSON text as the body and remembers it for the next node", async () => {
+    const output = { total: 2.5, lines: [1, 2] };
+    const text = JSON.stringify(output);
+    const { runner } = fakeRunner({ ok: true, output, outputJson: text, durationMs: 1 });
+    const result = await createTransformRunnerPort(runner).run({
+      mode: "javascript",
+      template: "return payload",
+      payload: {},
+      context,
+    });
+    expect(result).toEqual({ ok: true, payload: output, body: text });
+    expect(payloadJson(output)).toBe(text);
+  });
+
+  it("serializes an output that came without its text; a non-JSON Handlebars render is text", async () => {
+    const { runner } = fakeRunner({ ok: true, output: { x: "é" }, durationMs: 1 });
+    const port = createTransformRunnerPort(runner);
+    expect(await port.run({ mode: "jq", template: ".", payload: {}, context })).toEqual({
+      ok: true,
+      payload: { x: "é" },
+      body: '{"x":"é"}',
+    });
+    const render = fakeRunner({ ok: true, output: "plain text", durationMs: 1 });
+    expect(
+      await createTransformRunnerPort(render.runner).run({
+        mode: "handlebars",
+        template: "plain text",
+        payload: {},
+        context,
+      }),
+    ).toEqual({ ok: true, payload: "plain text", body: "plain text" });
+  });
+
+  it("fails a step whose transform produced no value", async () => {
+    const { runner } = fakeRunner({ ok: true, output: undefined, durationMs: 1 });
+    const result = await createTransformRunnerPort(runner).run({
+      mode: "javascript",
+      template: "",
+      payload: {},
+      context,
+    });
+    expect(result).toEqual({ ok: false, error: "the transform produced no value" });
+  });
+});
