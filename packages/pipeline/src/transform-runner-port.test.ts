@@ -36,21 +36,20 @@ describe("transform runner port", () => {
     expect(calls[1]).not.toHaveProperty("payloadJson");
   });
 
-  it("uses the output's own JSON text as the body and remembers it for the next node", async () => {
+  it("serializes the output itself as the body and remembers it for the next node", async () => {
     const output = { total: 2.5, lines: [1, 2] };
-    const text = JSON.stringify(output);
-    const { runner } = fakeRunner({ ok: true, output, outputJson: text, durationMs: 1 });
+    const { runner } = fakeRunner({ ok: true, output, durationMs: 1 });
     const result = await createTransformRunnerPort(runner).run({
       mode: "javascript",
       template: "return payload",
       payload: {},
       context,
     });
-    expect(result).toEqual({ ok: true, payload: output, body: text });
-    expect(payloadJson(output)).toBe(text);
+    expect(result).toEqual({ ok: true, payload: output, body: JSON.stringify(output) });
+    expect(payloadJson(output)).toBe(JSON.stringify(output));
   });
 
-  it("serializes an output that came without its text; a non-JSON Handlebars render is text", async () => {
+  it("serializes a jq output; a non-JSON Handlebars render is sent as its text", async () => {
     const { runner } = fakeRunner({ ok: true, output: { x: "é" }, durationMs: 1 });
     const port = createTransformRunnerPort(runner);
     expect(await port.run({ mode: "jq", template: ".", payload: {}, context })).toEqual({

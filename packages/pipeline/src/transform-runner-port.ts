@@ -11,7 +11,7 @@ export interface TransformRunnerLike {
     payloadJson?: string;
     context: { eventId: string; webhookId: string; nodeId: string };
   }) => Promise<
-    | { ok: true; output: unknown; outputJson?: string; durationMs: number }
+    | { ok: true; output: unknown; durationMs: number }
     | { ok: false; error: string; durationMs: number }
   >;
 }
@@ -38,7 +38,9 @@ export function createTransformRunnerPort(runner: TransformRunnerLike): Transfor
       if (mode === "handlebars" && typeof output === "string") {
         return { ok: true, payload: output, body: output };
       }
-      const body = output === undefined ? undefined : (result.outputJson ?? JSON.stringify(output));
+      // Always serialized here, never taken from the sandbox as text: user code may have
+      // replaced JSON.stringify in its context, and this text travels in step messages.
+      const body = output === undefined ? undefined : JSON.stringify(output);
       if (body === undefined) return { ok: false, error: "the transform produced no value" };
       rememberPayloadJson(output, body);
       return { ok: true, payload: output, body };

@@ -26,11 +26,5 @@ export interface TransformInput {
  */
 export type TransformResult = TransformOutcome & { durationMs: number };
 
-/**
- * A result before the runner adds its timing. `outputJson`, when present, is the output's JSON
- * text exactly as `JSON.stringify(output)` would write it (a JavaScript transform's result
- * arrives as that text).
- */
-export type TransformOutcome =
-  | { ok: true; output: unknown; outputJson?: string }
-  | { ok: false; error: string };
+/** A result before the runner adds its timing. */
+export type TransformOutcome = { ok: true; output: unknown } | { ok: false; error: string };

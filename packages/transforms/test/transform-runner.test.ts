@@ -27,13 +27,16 @@ function input(
 }
 
 describe("transform runner", () => {
-  it("returns a JavaScript result's JSON text as JSON.stringify would write it", async () => {
+  it("never passes on a JavaScript result's text as written (only its parsed value)", async () => {
+    // A module's top-level code runs before the runner and may replace JSON.stringify.
     const result = await runner.run(
-      input("javascript", 'return { who: payload.customer.name, n: 1.5, s: "é\\n" };'),
+      input(
+        "javascript",
+        'JSON.stringify = () => "[1,\\n2]";\nexport default function transform() { return [1, 2]; }',
+      ),
     );
-    expect(result.ok && result.outputJson).toBe(
-      JSON.stringify({ who: 'O"Brien', n: 1.5, s: "é\n" }),
-    );
+    expect(result).toMatchObject({ ok: true, output: [1, 2] });
+    expect(result).not.toHaveProperty("outputJson");
   });
 
   it("reads the payload from the JSON text it is given instead of serializing it", async () => {

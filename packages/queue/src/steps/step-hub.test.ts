@@ -105,6 +105,23 @@ describe("step publisher and hub", () => {
     listener.disconnect();
   });
 
+  it("rewrites a message sent with a raw line break, so one entry stays one line", async () => {
+    const listener = new Redis(prefix.url);
+    const received: string[] = [];
+    listener.on("message", (_channel: string, message: string) => received.push(message));
+    await listener.subscribe(keys.stepsChannel);
+    const [victim, sender] = [nextEvent(), nextEvent()];
+    const forged = JSON.stringify({ seq: 9, eventId: victim, message: { kind: "done" } });
+    const json = `{"kind":"step","step":{"eventId":"${sender}","nodeType":"transform","nodeId":"n","status":"success","at":"2030-01-01T00:00:00.000Z","lastPayload":[1,\n${forged}\n]}}`;
+    publisher.sendJson(sender, json);
+    await publisher.idle();
+    await until(() => received.length === 1, "the batch message");
+    const lines = (received[0] ?? "").split("\n");
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] ?? "")).toMatchObject({ eventId: sender, seq: 1 });
+    listener.disconnect();
+  });
+
   it("keeps publish order across batches of a large burst", async () => {
     const eventId = nextEvent();
     const seqs = await Promise.all(

@@ -12,9 +12,9 @@ import type { RedisKeys } from "../redis-keys.js";
 export const STEP_BUFFER_TTL_SECONDS = 10 * 60;
 /** At most this many messages are kept per event; older ones are dropped first. */
 export const STEP_BUFFER_MAX_ENTRIES = 1000;
-/** One script call carries at most this many messages, or this many bytes of them. */
+/** One script call carries at most this many messages, or this many characters of them. */
 const BATCH_MAX_MESSAGES = 500;
-const BATCH_MAX_BYTES = 1024 * 1024;
+const BATCH_MAX_CHARS = 1024 * 1024;
 
 /**
  * Publishes a batch atomically, grouped by event. For each event: number its messages after the
@@ -173,7 +173,7 @@ export function createStepPublisher(options: CreateStepPublisherOptions): StepPu
 
   const enqueue = (eventId: string, item: Queued, urgent: boolean) => {
     // A full batch goes now, so later messages cannot overtake it.
-    if (messages >= BATCH_MAX_MESSAGES || bytes > BATCH_MAX_BYTES) flush();
+    if (messages >= BATCH_MAX_MESSAGES || bytes > BATCH_MAX_CHARS) flush();
     const group = groups.get(eventId);
     if (group) group.push(item);
     else groups.set(eventId, [item]);
@@ -198,7 +198,10 @@ export function createStepPublisher(options: CreateStepPublisherOptions): StepPu
       enqueue(eventId, { json: JSON.stringify(message) }, !!sendOptions?.urgent);
     },
     sendJson: (eventId, json, sendOptions) => {
-      enqueue(eventId, { json }, !!sendOptions?.urgent);
+      // Entries travel newline-separated: text with a raw line break (never written by
+      // JSON.stringify) is written again rather than trusted to keep the framing.
+      const safe = json.includes("\n") ? JSON.stringify(JSON.parse(json)) : json;
+      enqueue(eventId, { json: safe }, !!sendOptions?.urgent);
     },
     idle: async () => {
       if (messages > 0) flush();

@@ -118,8 +118,9 @@ export function createJsPool(options: JsPoolOptions): JsPool {
       return { ok: false, error: outputTooLargeMessage(options.maxOutputBytes) };
     }
     try {
-      // The sandbox wrote the text with JSON.stringify: it is what the host would write too.
-      return { ok: true, output: JSON.parse(result.json), outputJson: result.json };
+      // The text is only parsed: user code can replace JSON.stringify inside its context, so
+      // the sandbox's text is never passed on as is (the host serializes the value itself).
+      return { ok: true, output: JSON.parse(result.json) };
     } catch {
       return { ok: false, error: "the transform result is not JSON" };
     }
