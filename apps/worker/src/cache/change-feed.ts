@@ -6,7 +6,7 @@ export type ChangeHandler = (message: string) => void;
 /**
  * The worker's one subscriber connection for change announcements (webhook and graph changes),
  * shared by every cache. After a reconnect, messages sent meanwhile may be lost, so `onResubscribe`
- * handlers (the caches drop everything) run once the channels are subscribed again.
+ * handlers (the caches drop everything) run once the channels are confirmed subscribed again.
  */
 export interface ChangeFeed {
   on: (channel: string, handler: ChangeHandler) => void;
@@ -30,8 +30,18 @@ export function createChangeFeed(options: { subscriber: Redis; logger: Logger })
       }
     }
   };
-  const onReady = () => {
+  let started = false;
+  const dropAll = () => {
     for (const handler of resubscribed) handler();
+  };
+  // ioredis emits "ready" before its automatic re-subscription is even sent: subscribe again
+  // ourselves and drop the caches once that is confirmed, so no load in between is kept.
+  const onReady = () => {
+    if (!started) return;
+    subscriber.subscribe(...handlers.keys()).then(dropAll, (error: unknown) => {
+      logger.warn({ err: error }, "could not subscribe to change announcements again");
+      dropAll();
+    });
   };
 
   return {
@@ -45,10 +55,11 @@ export function createChangeFeed(options: { subscriber: Redis; logger: Logger })
     },
     start: async () => {
       subscriber.on("message", onMessage);
-      // ioredis resubscribes on reconnect; whatever was cached meanwhile may have missed a change.
+      // After a reconnect, whatever was cached may have missed a change.
       subscriber.on("ready", onReady);
       await subscriber.subscribe(...handlers.keys());
-      onReady();
+      started = true;
+      dropAll();
     },
     close: async () => {
       subscriber.off("message", onMessage);

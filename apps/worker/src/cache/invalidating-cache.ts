@@ -25,37 +25,28 @@ export function createInvalidatingCache<V>(options: {
   const now = options.now ?? Date.now;
   const keep = options.keep ?? (() => true);
   const entries = new Map<string, Entry<V>>();
-  /** Drops of single keys, by key; `everything` counts drops of all keys. */
-  const keyDrops = new Map<string, number>();
-  let everything = 0;
 
   return {
     get: (key) => {
       const at = now();
       const hit = entries.get(key);
       if (hit && at - hit.loadedAt < options.ttlMs) return hit.value;
-      const dropsBefore = everything + (keyDrops.get(key) ?? 0);
       const value = options.load(key);
       const entry = { value, loadedAt: at };
       entries.set(key, entry);
+      // A drop removes the entry, so a load that raced it is served to its callers but is no
+      // longer in the map: only a failed load, or one that may not be kept, is removed here.
       const forget = () => {
         if (entries.get(key) === entry) entries.delete(key);
       };
       value.then((loaded) => {
-        const raced = everything + (keyDrops.get(key) ?? 0) !== dropsBefore;
-        if (raced || !keep(loaded)) forget();
+        if (!keep(loaded)) forget();
       }, forget);
       return value;
     },
     drop: (key) => {
-      if (key === undefined) {
-        everything += 1;
-        entries.clear();
-        keyDrops.clear();
-        return;
-      }
-      entries.delete(key);
-      keyDrops.set(key, (keyDrops.get(key) ?? 0) + 1);
+      if (key === undefined) entries.clear();
+      else entries.delete(key);
     },
   };
 }
