@@ -52,13 +52,25 @@ export async function processDelivery(
   const prepared = await prepareBody(services, loaded);
   if (prepared.kind === "done") return prepared.outcome;
   const { pending } = prepared;
+  if (!pending) return deliver(services, { ...loaded, body: prepared.body }, undefined);
+  // Whatever way the delivery ends, the graph's result is stored (with its first record, or
+  // alone here), so this run never runs the graph again.
+  let outcome: DeliveryOutcome;
   try {
-    return await deliver(services, { ...loaded, body: prepared.body }, pending);
-  } finally {
-    // Whatever way the delivery ended, the graph's result is stored (with its first record, or
-    // alone now), so this run never runs the graph again.
-    await pending?.persistUnlessTaken();
+    outcome = await deliver(services, { ...loaded, body: prepared.body }, pending);
+  } catch (error) {
+    await pending
+      .settle(true)
+      .catch((persistError: unknown) =>
+        services.logger.warn(
+          { err: persistError, eventId: event.id },
+          "could not store the graph's result after a failed delivery; it runs again on retry",
+        ),
+      );
+    throw error;
   }
+  await pending.settle(false);
+  return outcome;
 }
 
 /** The attempt (or the reason there is none) for a prepared body. */

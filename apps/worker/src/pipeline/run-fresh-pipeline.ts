@@ -14,14 +14,16 @@ import type { WebhookGraph } from "./graph-cache.js";
 
 /**
  * A run whose only outcome is the event's own delivery, not stored yet: the delivery's first
- * statement takes the record and stores it (one statement fewer per event); when no statement
- * took it (the delivery was deferred before any attempt, or a new exit forgot it),
- * `persistUnlessTaken` stores it alone, so the graph never runs twice in one run.
+ * statement takes the record and stores it (one statement fewer per event). `settle` runs when
+ * the delivery is over: it stores the record alone unless a statement took it, or, when the
+ * delivery failed (a statement that took it may not have committed), again: the write applies
+ * only while the event has no graph result, so it is a no-op once one was stored. Either way the
+ * graph runs once per run, unless Postgres itself is down.
  */
 export interface PendingPipeline {
   /** The record for the statement about to run; undefined once a statement took it. */
   take: () => PipelineRecord | undefined;
-  persistUnlessTaken: () => Promise<void>;
+  settle: (deliveryFailed: boolean) => Promise<void>;
 }
 
 function pendingPipeline(record: PipelineRecord, persist: () => Promise<void>): PendingPipeline {
@@ -32,8 +34,8 @@ function pendingPipeline(record: PipelineRecord, persist: () => Promise<void>): 
       taken = true;
       return record;
     },
-    persistUnlessTaken: async () => {
-      if (taken) return;
+    settle: async (deliveryFailed) => {
+      if (taken && !deliveryFailed) return;
       taken = true;
       await persist();
     },
