@@ -34,6 +34,14 @@ export interface Sweeper {
 }
 
 /**
+ * Approval mails claimed per sweep. Every claimed mail must go out within its claim (120 s): with
+ * the mailer's 5 pooled SMTP connections and its timeouts (10 s to connect, 30 s idle socket), 10
+ * mails take at most two rounds (well under 120 s) even against a slow server, so a slow send is
+ * not claimed again and sent twice.
+ */
+const APPROVAL_MAILS_PER_SWEEP = 10;
+
+/**
  * Finds events Postgres holds as pending or retrying whose job is gone (Redis restarted empty, a
  * crash between commit and enqueue, an inactive webhook that became active) and enqueues them
  * again, oldest first; likewise parked paths whose resume job is gone (see `sweepParks`), and
@@ -104,7 +112,7 @@ export function startSweeper(options: {
       approvals: options.approvals.notifier,
       createdBefore: new Date(now.getTime() - settings.graceMs),
       now,
-      limit: settings.batchSize,
+      limit: Math.min(settings.batchSize, APPROVAL_MAILS_PER_SWEEP),
     });
     if (swept.mailed > 0 || swept.retrying > 0) {
       logger.info(swept, "sweeper handled approval mails their worker had not sent");
