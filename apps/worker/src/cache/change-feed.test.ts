@@ -1,15 +1,7 @@
 import { createLogger } from "@hookflow/observability";
-import { createTestRedisPrefix, type TestRedisPrefix } from "@hookflow/testing";
+import { createTestRedisPrefix, type TestRedisPrefix, waitUntil } from "@hookflow/testing";
 import { Redis } from "ioredis";
 import { createChangeFeed } from "./change-feed.js";
-
-async function until(check: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe("change feed", () => {
   let prefix: TestRedisPrefix;
@@ -40,14 +32,20 @@ describe("change feed", () => {
     await feed.start();
     expect(drops).toBe(1);
     await publisher.publish(channel, "one");
-    await until(() => received.length === 1, "the first message");
+    await waitUntil(() => (received.length === 1 ? true : undefined), {
+      describe: () => "the first message",
+    });
 
     // Drop the connection; ioredis reconnects by itself.
     subscriber.disconnect(true);
-    await until(() => drops === 2, "the drop after subscribing again");
+    await waitUntil(() => (drops === 2 ? true : undefined), {
+      describe: () => "the drop after subscribing again",
+    });
     // Subscribed by the time the caches were dropped: a change published now is heard.
     await publisher.publish(channel, "two");
-    await until(() => received.length === 2, "a message after the reconnect");
+    await waitUntil(() => (received.length === 2 ? true : undefined), {
+      describe: () => "a message after the reconnect",
+    });
     expect(received).toEqual(["one", "two"]);
     await feed.close();
   });
