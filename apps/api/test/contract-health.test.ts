@@ -300,7 +300,9 @@ describe("contract health judges each validator on the payload that would reach 
 
   it("counts the events it had no time left for as not evaluated", async () => {
     const live = await liveWebhookGraph(api.services.db, shapedHook);
-    let budget = 1;
+    // A fake clock: time passes only while a transform runs; one transform spends the budget.
+    let spent = false;
+    const port = api.services.transformPort();
     const tally = await checkContractHealth({
       webhookId: shapedHook,
       payloadFilters: [],
@@ -312,11 +314,17 @@ describe("contract health judges each validator on the payload that would reach 
         { id: "evt_b", eventType: null, payload: { amount: 8 } },
         { id: "evt_c", eventType: null, payload: { amount: 9 } },
       ],
-      transform: api.services.transformPort(),
+      transform: {
+        run: async (call) => {
+          const result = await port.run(call);
+          spent = true;
+          return result;
+        },
+      },
       now: () => Date.UTC(2024, 0, 1),
       delayScale: 1,
       // Time for one event only.
-      outOfTime: () => budget-- <= 0,
+      outOfTime: () => spent,
     });
     expect({
       checked: tally.checked,
@@ -327,5 +335,30 @@ describe("contract health judges each validator on the payload that would reach 
       [1, 1],
       [1, 1],
     ]);
+  });
+
+  it("stops an event at its next transform once the budget is spent, without reporting an error", async () => {
+    const live = await liveWebhookGraph(api.services.db, shapedHook);
+    let checks = 0;
+    const errors: string[] = [];
+    const tally = await checkContractHealth({
+      webhookId: shapedHook,
+      payloadFilters: [],
+      graph: live.graph,
+      order: live.order,
+      validators: reachableNodesOf(live, "schemaValidator"),
+      events: [{ id: "evt_a", eventType: null, payload: { amount: 7 } }],
+      transform: api.services.transformPort(),
+      now: () => Date.UTC(2024, 0, 1),
+      delayScale: 1,
+      // Time to start the event, none left by its first transform.
+      outOfTime: () => ++checks > 1,
+      onError: (eventId) => errors.push(eventId),
+    });
+    expect({ checked: tally.checked, notEvaluated: tally.notEvaluated }).toEqual({
+      checked: 0,
+      notEvaluated: 1,
+    });
+    expect(errors).toEqual([]);
   });
 });

@@ -94,6 +94,22 @@ function noteVerdicts(run: RunResult, validatorIds: ReadonlySet<string>, verdict
   }
 }
 
+/** Thrown by a transform asked for once the budget is spent: the event is not evaluated. */
+class BudgetSpent extends Error {}
+
+/**
+ * The transform port, checking the budget before every transform: one event whose graph has
+ * several slow transforms stops at the next one instead of running past the budget.
+ */
+function budgeted(input: ContractHealthInput): TransformPort {
+  return {
+    run: (call) => {
+      if (input.outOfTime()) return Promise.reject(new BudgetSpent("the time budget is spent"));
+      return input.transform.run(call);
+    },
+  };
+}
+
 /**
  * Runs one event through the dry-run engine (no side effects), resuming the paths that would
  * wait at a delay or approval, so each validator sees the payload that would reach it.
@@ -104,7 +120,7 @@ async function judgeEvent(
   validatorIds: ReadonlySet<string>,
 ): Promise<Judged> {
   const ports: EnginePorts = createDryRunPorts({
-    transform: input.transform,
+    transform: budgeted(input),
     now: input.now,
     delayScale: input.delayScale,
   });
@@ -185,7 +201,7 @@ export async function checkContractHealth(
     try {
       judged = await judgeEvent(input, event, validatorIds);
     } catch (error) {
-      input.onError?.(event.id, error);
+      if (!(error instanceof BudgetSpent)) input.onError?.(event.id, error);
       judged = { kind: "not_evaluated" };
     }
     if (judged.kind === "not_evaluated") {

@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { listRecentEventBodies } from "@hookflow/db";
 import type { TransformPort } from "@hookflow/pipeline";
 import type { ApiApp } from "../../http/api-app.js";
+import { createTurns } from "../../http/turns.js";
 import type { ApiServices } from "../../services.js";
 import { liveWebhookGraph, reachableNodesOf } from "../nodes/live-graph.js";
 import { loadVisibleWebhook } from "../webhooks/webhook-route-kit.js";
@@ -94,9 +95,14 @@ export function percentOf(part: number, whole: number): number {
   return whole === 0 ? 100 : Math.round((part / whole) * 1000) / 10;
 }
 
+/** Contract-health dry runs running at once per api process; further requests wait their turn. */
+export const CONTRACT_HEALTH_CONCURRENCY = 2;
+
 export function registerContractHealth(app: ApiApp, services: ApiServices): void {
   // The sandboxed runner starts only if a transform actually runs.
   const transform: TransformPort = { run: (input) => services.transformPort().run(input) };
+  // Dry runs share the api's transform runner with time travel: a burst of requests queues.
+  const inTurn = createTurns(CONTRACT_HEALTH_CONCURRENCY);
   app.openapi(route, async (c) => {
     const { webhookId } = c.req.valid("param");
     const { limit } = c.req.valid("query");
@@ -104,24 +110,30 @@ export function registerContractHealth(app: ApiApp, services: ApiServices): void
     const live = await liveWebhookGraph(services.db, webhookId);
     const validators = reachableNodesOf(live, "schemaValidator");
     const rows = await listRecentEventBodies(services.db.db, webhookId, limit);
-    const deadline = performance.now() + CONTRACT_HEALTH_BUDGET_MS;
-    const tally = await checkContractHealth({
-      webhookId,
-      payloadFilters: webhook.payloadFilters,
-      graph: live.graph,
-      order: live.order,
-      validators,
-      events: rows.map((row) => ({
-        id: row.id,
-        eventType: row.eventType,
-        payload: payloadOf(row.body),
-      })),
-      transform,
-      now: () => services.now().getTime(),
-      delayScale: services.config.delayScale,
-      outOfTime: () => performance.now() >= deadline,
-      onError: (eventId, error) =>
-        services.logger.error({ err: error, eventId, webhookId }, "contract health dry run failed"),
+    const tally = await inTurn(() => {
+      // The budget starts with the check, not while the request waits its turn.
+      const deadline = performance.now() + CONTRACT_HEALTH_BUDGET_MS;
+      return checkContractHealth({
+        webhookId,
+        payloadFilters: webhook.payloadFilters,
+        graph: live.graph,
+        order: live.order,
+        validators,
+        events: rows.map((row) => ({
+          id: row.id,
+          eventType: row.eventType,
+          payload: payloadOf(row.body),
+        })),
+        transform,
+        now: () => services.now().getTime(),
+        delayScale: services.config.delayScale,
+        outOfTime: () => performance.now() >= deadline,
+        onError: (eventId, error) =>
+          services.logger.error(
+            { err: error, eventId, webhookId },
+            "contract health dry run failed",
+          ),
+      });
     });
     if (tally.notEvaluated > 0) {
       services.logger.warn(
