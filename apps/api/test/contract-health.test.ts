@@ -1,4 +1,7 @@
-import { checkContractHealth } from "../src/routes/events/contract-health-check.js";
+import {
+  type ContractHealthInput,
+  checkContractHealth,
+} from "../src/routes/events/contract-health-check.js";
 import { liveWebhookGraph, reachableNodesOf } from "../src/routes/nodes/live-graph.js";
 import { createApiKeyFor, createUserWithSession } from "./fixtures.js";
 import { type ApiHarness, startApi } from "./harness.js";
@@ -298,17 +301,29 @@ describe("contract health judges each validator on the payload that would reach 
     }
   });
 
-  it("counts the events it had no time left for as not evaluated", async () => {
+  /** The check over `shapedHook`'s live graph, called directly, with the test's clock. */
+  async function checkShaped(
+    input: Pick<ContractHealthInput, "events" | "outOfTime"> & Partial<ContractHealthInput>,
+  ) {
     const live = await liveWebhookGraph(api.services.db, shapedHook);
-    // A fake clock: time passes only while a transform runs; one transform spends the budget.
-    let spent = false;
-    const port = api.services.transformPort();
-    const tally = await checkContractHealth({
+    return checkContractHealth({
       webhookId: shapedHook,
       payloadFilters: [],
       graph: live.graph,
       order: live.order,
       validators: reachableNodesOf(live, "schemaValidator"),
+      transform: api.services.transformPort(),
+      now: () => Date.UTC(2024, 0, 1),
+      delayScale: 1,
+      ...input,
+    });
+  }
+
+  it("counts the events it had no time left for as not evaluated", async () => {
+    // A fake clock: time passes only while a transform runs; one transform spends the budget.
+    let spent = false;
+    const port = api.services.transformPort();
+    const tally = await checkShaped({
       events: [
         { id: "evt_a", eventType: null, payload: { amount: 7 } },
         { id: "evt_b", eventType: null, payload: { amount: 8 } },
@@ -321,8 +336,6 @@ describe("contract health judges each validator on the payload that would reach 
           return result;
         },
       },
-      now: () => Date.UTC(2024, 0, 1),
-      delayScale: 1,
       // Time for one event only.
       outOfTime: () => spent,
     });
@@ -338,19 +351,10 @@ describe("contract health judges each validator on the payload that would reach 
   });
 
   it("stops an event at its next transform once the budget is spent, without reporting an error", async () => {
-    const live = await liveWebhookGraph(api.services.db, shapedHook);
     let checks = 0;
     const errors: string[] = [];
-    const tally = await checkContractHealth({
-      webhookId: shapedHook,
-      payloadFilters: [],
-      graph: live.graph,
-      order: live.order,
-      validators: reachableNodesOf(live, "schemaValidator"),
+    const tally = await checkShaped({
       events: [{ id: "evt_a", eventType: null, payload: { amount: 7 } }],
-      transform: api.services.transformPort(),
-      now: () => Date.UTC(2024, 0, 1),
-      delayScale: 1,
       // Time to start the event, none left by its first transform.
       outOfTime: () => ++checks > 1,
       onError: (eventId) => errors.push(eventId),
