@@ -7,7 +7,7 @@ import {
   parseBatchOutput,
   wrapJqProgram,
 } from "./jq-program.js";
-import { createJqQueue, type QueuedJqCall } from "./jq-queue.js";
+import { createJqQueue, gatherWaitMs, type QueuedJqCall } from "./jq-queue.js";
 import {
   compileJqModule,
   type JqWorkerThread,
@@ -201,8 +201,14 @@ export function createJqPool(options: JqPoolOptions): JqPool {
     for (const slot of slots) {
       if (closed || queue.size() === 0) return;
       if (!slot.worker || !slot.ready || slot.job) continue;
-      const waitMs = lastStartAt + options.gatherMs - performance.now();
-      if (waitMs > 0 && slots.some((other) => other.job) && !queue.nextIsFull()) {
+      const waitMs = gatherWaitMs({
+        nowMs: performance.now(),
+        lastStartAtMs: lastStartAt,
+        gatherMs: options.gatherMs,
+        otherRunBusy: slots.some((other) => other.job),
+        nextIsFull: queue.nextIsFull(),
+      });
+      if (waitMs > 0) {
         // Calls keep coming while another run is busy: let more of them join this one.
         gatherTimer ??= setTimeout(() => {
           gatherTimer = undefined;

@@ -1,4 +1,4 @@
-import { createJqQueue, type QueuedJqCall } from "./jq-queue.js";
+import { createJqQueue, gatherWaitMs, type QueuedJqCall } from "./jq-queue.js";
 
 function call(key: string, inputJson = "{}"): QueuedJqCall {
   return { key, program: ".", inputJson, settle: () => undefined };
@@ -61,5 +61,26 @@ describe("jq queue", () => {
     expect(queue.nextIsFull()).toBe(false);
     queue.push(call("a", "45"));
     expect(queue.nextIsFull()).toBe(true);
+  });
+});
+
+describe("jq gathering", () => {
+  const busy = {
+    nowMs: 1_000,
+    lastStartAtMs: 996,
+    gatherMs: 10,
+    otherRunBusy: true,
+    nextIsFull: false,
+  };
+
+  it("waits out the gather window after the last start while another run is busy", () => {
+    expect(gatherWaitMs(busy)).toBe(6);
+    expect(gatherWaitMs({ ...busy, nowMs: 1_006 })).toBe(0);
+  });
+
+  it("starts at once at a quiet pool, with a full batch, or with gathering off", () => {
+    expect(gatherWaitMs({ ...busy, otherRunBusy: false })).toBe(0);
+    expect(gatherWaitMs({ ...busy, nextIsFull: true })).toBe(0);
+    expect(gatherWaitMs({ ...busy, gatherMs: 0 })).toBe(0);
   });
 });

@@ -76,3 +76,19 @@ export function createJqQueue(limits: { maxBatch: number; maxBatchBytes: number 
     },
   };
 }
+
+/**
+ * How long a free worker waits before starting the next batch: calls gather while another run is
+ * busy, for up to `gatherMs` after the last run started, unless the batch is full already. A
+ * quiet pool (nothing running) never waits. 0: start now.
+ */
+export function gatherWaitMs(state: {
+  nowMs: number;
+  lastStartAtMs: number;
+  gatherMs: number;
+  otherRunBusy: boolean;
+  nextIsFull: boolean;
+}): number {
+  if (!state.otherRunBusy || state.nextIsFull) return 0;
+  return Math.max(0, state.lastStartAtMs + state.gatherMs - state.nowMs);
+}
