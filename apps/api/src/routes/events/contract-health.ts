@@ -61,7 +61,9 @@ const route = createRoute({
     "decimal; a validator's passRate is over the events that reached it. With no event (or no " +
     "validator) nothing breaks the contract: score and passRates are 100. Newest events go " +
     "first; the request spends about 5 s at most on dry runs, and events it had no time left " +
-    "for are counted in `notEvaluated`, not in totalChecked. Needs events:read.",
+    "for are counted in `notEvaluated`, not in totalChecked. At most 2 checks run at once " +
+    "per api process; a request beyond that waits its turn (its 5 s start then). Needs " +
+    "events:read.",
   security: BEARER,
   middleware: [scopeGuard("events:read")] as const,
   request: {
