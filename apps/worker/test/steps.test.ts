@@ -233,4 +233,23 @@ describe("worker step publishing", () => {
     const step = blocked[1]?.message;
     expect(step?.kind === "step" && step.step.error).toBe("circuit open");
   });
+
+  it("expedites the steps of a sync-mode webhook's events, and only those", async () => {
+    const expedited: string[] = [];
+    const expedite = h.services.steps.expedite;
+    h.services.steps.expedite = (eventId) => {
+      expedited.push(eventId);
+      expedite(eventId);
+    };
+    try {
+      const sync = await h.createWebhook({ targetUrl: receiver.url, responseMode: "sync" });
+      const plain = await h.createWebhook({ targetUrl: receiver.url });
+      const waited = await h.createEvent(sync);
+      const other = await h.createEvent(plain);
+      await Promise.all([messagesUntilDone(waited.id), messagesUntilDone(other.id)]);
+      expect(expedited).toEqual([waited.id]);
+    } finally {
+      h.services.steps.expedite = expedite;
+    }
+  });
 });
