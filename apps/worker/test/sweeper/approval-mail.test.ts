@@ -123,6 +123,30 @@ describe("approval mail the worker never sent", () => {
     expect(await mailsOf(node.id, id)).toHaveLength(1);
   });
 
+  it("sends at most 10 owed mails per pass, so each goes out within its claim", async () => {
+    const { webhook, node } = await gate();
+    const stopped: ApprovalNotifier = {
+      ...h.services.pipeline.approvals,
+      notify: async () => {
+        throw new Error("the worker stopped before mailing");
+      },
+    };
+    const ids = await withNotifier(stopped, async () => {
+      const created: string[] = [];
+      for (let n = 0; n < 12; n++) {
+        const { id } = await h.createEvent(webhook, { body: `{"refund":${n}}` });
+        await h.waitForEvent(id, (e) => e.awaitingApproval);
+        created.push(id);
+      }
+      return created;
+    });
+    // The park is written with the event's flags: every one exists, unmailed.
+    for (const id of ids) expect((await onlyPark(id)).notifiedAt).toBeNull();
+    expect(await sweep()).toBe(10);
+    expect(await sweep()).toBe(2);
+    for (const id of ids) expect(await mailsOf(node.id, id)).toHaveLength(1);
+  });
+
   it("is not sent again for a park its worker mailed", async () => {
     const { webhook, node } = await gate();
     const { id } = await h.createEvent(webhook);
