@@ -26,7 +26,10 @@ export interface PendingPipeline {
   settle: (deliveryFailed: boolean) => Promise<void>;
 }
 
-function pendingPipeline(record: PipelineRecord, persist: () => Promise<void>): PendingPipeline {
+export function pendingPipeline(
+  record: PipelineRecord,
+  persist: () => Promise<void>,
+): PendingPipeline {
   let taken = false;
   return {
     take: () => {
