@@ -1,7 +1,7 @@
 import {
   type DbExecutor,
+  findGraphWebhooks,
   findPipelineNodesByIds,
-  findWebhookOwners,
   type OwnedRow,
   type PipelineNodeRow,
 } from "@hookflow/db";
@@ -75,7 +75,7 @@ export async function checkReferencedRecords(
   const webhookIds = refs.filter((r) => r.type === "webhook").map((r) => r.id);
   const nodeIds = refs.filter((r) => r.type !== "webhook").map((r) => r.id);
   const [webhooks, nodes] = await Promise.all([
-    findWebhookOwners(db, webhookIds),
+    findGraphWebhooks(db, webhookIds),
     findPipelineNodesByIds(db, nodeIds),
   ]);
   const webhookById = new Map<string, OwnedRow>(webhooks.map((w) => [w.id, w]));

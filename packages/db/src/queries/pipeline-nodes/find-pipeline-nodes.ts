@@ -1,6 +1,6 @@
 import { eq, inArray, or, type SQL, sql } from "drizzle-orm";
-import { pipelineNodes, webhooks } from "../../schema/index.js";
-import type { DbExecutor, OwnedRow, PipelineNodeRow } from "./node-rows.js";
+import { pipelineNodes } from "../../schema/index.js";
+import type { DbExecutor, PipelineNodeRow } from "./node-rows.js";
 
 export async function findPipelineNodeById(
   db: DbExecutor,
@@ -57,20 +57,4 @@ export async function findPipelineNodesReferencing(
     .where(
       or(inputsMention(id), sql`strpos(${pipelineNodes.config}::text, ${JSON.stringify(id)}) > 0`),
     );
-}
-
-/** Owner columns of the given webhooks (missing ids are simply absent). */
-export async function findWebhookOwners(
-  db: DbExecutor,
-  ids: readonly string[],
-): Promise<OwnedRow[]> {
-  if (ids.length === 0) return [];
-  return db
-    .select({
-      id: webhooks.id,
-      ownerId: webhooks.ownerId,
-      organizationId: webhooks.organizationId,
-    })
-    .from(webhooks)
-    .where(inArray(webhooks.id, [...new Set(ids)]));
 }
