@@ -86,15 +86,20 @@ async function withNotifier<T>(
   }
 }
 
+/** The worker's notifier as if the worker stopped between parking a path and mailing it. */
+function stoppedNotifier(): ApprovalNotifier {
+  return {
+    ...h.services.pipeline.approvals,
+    notify: async () => {
+      throw new Error("the worker stopped before mailing");
+    },
+  };
+}
+
 describe("approval mail the worker never sent", () => {
   it("is sent once by the sweeper when the worker stopped between parking and mailing", async () => {
     const { webhook, node } = await gate();
-    const stopped: ApprovalNotifier = {
-      ...h.services.pipeline.approvals,
-      notify: async () => {
-        throw new Error("the worker stopped before mailing");
-      },
-    };
+    const stopped = stoppedNotifier();
     const id = await withNotifier(stopped, async (notified) => {
       const { id } = await h.createEvent(webhook, { body: '{"refund":70}' });
       await h.waitForEvent(id, (e) => e.awaitingApproval);
@@ -125,12 +130,7 @@ describe("approval mail the worker never sent", () => {
 
   it("sends at most 10 owed mails per pass, so each goes out within its claim", async () => {
     const { webhook, node } = await gate();
-    const stopped: ApprovalNotifier = {
-      ...h.services.pipeline.approvals,
-      notify: async () => {
-        throw new Error("the worker stopped before mailing");
-      },
-    };
+    const stopped = stoppedNotifier();
     const ids = await withNotifier(stopped, async () => {
       const created: string[] = [];
       for (let n = 0; n < 12; n++) {
