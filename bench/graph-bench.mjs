@@ -53,6 +53,7 @@ const env = {
   ALLOW_PRIVATE_TARGETS: "true",
   LOG_LEVEL: "warn",
   ...(process.env.DATABASE_POOL_SIZE ? { DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE } : {}),
+  ...(process.env.WORKER_CONCURRENCY ? { WORKER_CONCURRENCY: process.env.WORKER_CONCURRENCY } : {}),
 };
 const log = (...a) => process.stderr.write(`${a.join(" ")}\n`);
 /** BENCH_CPU_PROF=1: the worker writes a V8 CPU profile to bench/results/prof-graph-<run>. */

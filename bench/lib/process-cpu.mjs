@@ -67,6 +67,10 @@ export function snapshotCpu(groups) {
       }
       result[name] = ticks;
       result[`${name} children`] = childTicks;
+      // The main thread's own share (its task id is the pid): the rest of the process is worker
+      // threads (jq), the garbage collector's helpers and libuv's pool.
+      const main = readStat(`${spec.pid}/task/${spec.pid}`);
+      if (main) result[`${name} main thread`] = main.ticks;
     } else {
       for (const stat of table.values()) if (spec.comm.test(stat.comm)) ticks += stat.ticks;
       result[name] = ticks;
