@@ -39,6 +39,7 @@ export function createTransformRunner(options: TransformRunnerOptions = {}): Tra
     watchdogGraceMs: settings.jsWatchdogGraceMs,
     maxBatch: settings.jsMaxBatch,
     maxOutputBytes: settings.maxOutputBytes,
+    warmContexts: settings.jsWarmContexts,
   });
   let closed = false;
   // Threads and sandbox processes are unref'd so an idle runner never holds the process open;
@@ -58,6 +59,7 @@ export function createTransformRunner(options: TransformRunnerOptions = {}): Tra
         );
       case "javascript":
         return js.run(
+          `${input.context.webhookId}\u0000${input.context.nodeId}`,
           input.template,
           `{"payload":${input.payloadJson ?? payloadJson(input.payload)},"context":${JSON.stringify(
             {

@@ -158,8 +158,13 @@ describe("hostile JavaScript transforms", () => {
   });
 
   it("does not leak the last RegExp match of one event into the next", async () => {
-    await run("/(s3cr3t-\\w+)/.exec(payload.text); return 1", { text: "key s3cr3t-abc" }, "wh_a");
-    expect(await run("return RegExp.$1", {}, "wh_b")).toMatchObject({ ok: true, output: "" });
+    // The same node and code: both calls run in the node's warm context. RegExp's legacy statics
+    // (which remember the context's last match) are removed.
+    const code =
+      "if (payload.text) /(s3cr3t-\\w+)/.exec(payload.text);\nreturn [RegExp.$1, RegExp.lastMatch, RegExp.input, RegExp['$_'], RegExp.leftContext].map(String)";
+    expect(await run(code, { text: "key s3cr3t-abc" })).toMatchObject({ ok: true });
+    expect(await run(code, {})).toMatchObject({ ok: true, output: Array(5).fill("undefined") });
+    expect(await run("return /(\\d+)/.exec('a 42')[1]")).toMatchObject({ ok: true, output: "42" });
   });
 
   it("leaves the host process untouched", async () => {

@@ -27,13 +27,21 @@ function input(
 }
 
 describe("transform runner", () => {
-  it("never passes on a JavaScript result's text as written (only its parsed value)", async () => {
-    // A module's top-level code runs before the runner and may replace JSON.stringify.
-    const result = await runner.run(
+  it("refuses to replace JSON.stringify, and passes on only a result's parsed value", async () => {
+    // Built-ins are frozen: a module's top-level code (strict) fails when it replaces one. The
+    // host parses the sandbox's text and serializes the value itself in any case.
+    const replaced = await runner.run(
       input(
         "javascript",
         'JSON.stringify = () => "[1,\\n2]";\nexport default function transform() { return [1, 2]; }',
       ),
+    );
+    expect(replaced).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/TypeError: Cannot assign to read only property 'stringify'/),
+    });
+    const result = await runner.run(
+      input("javascript", "export default function transform() { return [1, 2]; }"),
     );
     expect(result).toMatchObject({ ok: true, output: [1, 2] });
     expect(result).not.toHaveProperty("outputJson");

@@ -1,7 +1,7 @@
 import { batchMessage, type QueuedCall, takeBatch } from "./js-batches.js";
 
-function call(code: string, inputJson = "{}", solo = false): QueuedCall {
-  return { code, inputJson, settle: () => undefined, ...(solo ? { solo } : {}) };
+function call(code: string, inputJson = "{}", solo = false, scope = "wh_1\u0000tn_1"): QueuedCall {
+  return { scope, code, inputJson, settle: () => undefined, ...(solo ? { solo } : {}) };
 }
 
 describe("JavaScript batches", () => {
@@ -26,15 +26,26 @@ describe("JavaScript batches", () => {
     expect(takeBatch(queue, { free: 1, maxBatch: 32 })).toHaveLength(2);
   });
 
-  it("sends each program's code once", () => {
-    const message = batchMessage(7, [call("a", "1"), call("b", "2"), call("a", "3")]);
+  it("sends each program (scope and code) once", () => {
+    const other = "wh_2\u0000tn_1";
+    const message = batchMessage(7, [
+      call("a", "1"),
+      call("b", "2"),
+      call("a", "3"),
+      call("a", "4", false, other),
+    ]);
     expect(message).toEqual({
       id: 7,
-      codes: ["a", "b"],
+      programs: [
+        ["wh_1\u0000tn_1", "a"],
+        ["wh_1\u0000tn_1", "b"],
+        [other, "a"],
+      ],
       calls: [
         [0, "1"],
         [1, "2"],
         [0, "3"],
+        [2, "4"],
       ],
     });
   });

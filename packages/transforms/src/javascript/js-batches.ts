@@ -3,6 +3,8 @@ import type { SandboxBatch } from "./sandbox-messages.js";
 
 /** A JavaScript call waiting for a sandbox process. */
 export interface QueuedCall {
+  /** The node the call belongs to: calls of different scopes never share a context. */
+  scope: string;
   code: string;
   inputJson: string;
   settle(outcome: TransformOutcome): void;
@@ -38,17 +40,18 @@ export function takeBatch(
   return queue.splice(0, count);
 }
 
-/** One message for a batch: each distinct program's code once, then the calls by index. */
+/** One message for a batch: each distinct program (scope and code) once, then the calls by index. */
 export function batchMessage(id: number, calls: readonly QueuedCall[]): SandboxBatch {
-  const codes: string[] = [];
+  const programs: [string, string][] = [];
   const index = new Map<string, number>();
   const entries = calls.map((call): [number, string] => {
-    let program = index.get(call.code);
+    const key = `${call.scope}\u0000${call.code}`;
+    let program = index.get(key);
     if (program === undefined) {
-      program = codes.push(call.code) - 1;
-      index.set(call.code, program);
+      program = programs.push([call.scope, call.code]) - 1;
+      index.set(key, program);
     }
     return [program, call.inputJson];
   });
-  return { id, codes, calls: entries };
+  return { id, programs, calls: entries };
 }

@@ -13,11 +13,16 @@ export interface JsPoolOptions {
   maxOutputBytes: number;
   /** Queued calls one sandbox process takes in one message. */
   maxBatch: number;
+  /** Warm contexts (one per node and code) each sandbox process keeps. */
+  warmContexts: number;
 }
 
 export interface JsPool {
-  /** Runs user code on `inputJson` (`{"payload": ..., "context": ...}`). */
-  run(code: string, inputJson: string): Promise<TransformOutcome>;
+  /**
+   * Runs user code on `inputJson` (`{"payload": ..., "context": ...}`). `scope` names the node the
+   * call belongs to; only calls of the same scope and code share a warm context.
+   */
+  run(scope: string, code: string, inputJson: string): Promise<TransformOutcome>;
   close(): Promise<void>;
 }
 
@@ -55,6 +60,7 @@ export function createJsPool(options: JsPoolOptions): JsPool {
     cpuLimitMs: options.cpuLimitMs,
     memoryLimitMb: options.memoryLimitMb,
     maxOutputBytes: options.maxOutputBytes,
+    warmContexts: options.warmContexts,
   });
 
   function spawn(slot: Slot): void {
@@ -192,14 +198,14 @@ export function createJsPool(options: JsPoolOptions): JsPool {
   }
 
   return {
-    run(code, inputJson) {
+    run(scope, code, inputJson) {
       if (closed) return Promise.reject(new Error("the transform runner is closed"));
       if (!started) {
         started = true;
         for (const slot of slots) spawn(slot);
       }
       return new Promise<TransformOutcome>((settle) => {
-        queue.push({ code, inputJson, settle });
+        queue.push({ scope, code, inputJson, settle });
         dispatch();
       });
     },

@@ -12,14 +12,15 @@ let spareScheduled = false;
 
 process.on("message", (/** @type {import("./sandbox-messages.js").SandboxBatch} */ batch) => {
   const results = batch.calls.map(([program, input]) => {
+    const [scope, code] = batch.programs[program] ?? ["", ""];
     try {
-      return sandbox.run(batch.codes[program] ?? "", input);
+      return sandbox.run(scope, code, input);
     } catch (error) {
       return { ok: false, error: `sandbox error: ${String(error)}` };
     }
   });
   send({ type: "results", id: batch.id, results });
-  // Once the answer is on its way, make the next call's context while the worker is busy.
+  // Once the answer is on its way, harden a context for the next new node while the worker is busy.
   if (spareScheduled) return;
   spareScheduled = true;
   setImmediate(() => {

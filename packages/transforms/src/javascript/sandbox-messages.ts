@@ -22,8 +22,11 @@ export type SandboxMessage = z.infer<typeof SandboxMessage>;
 /** Calls for one sandbox process, run one after another and answered in one message. */
 export interface SandboxBatch {
   id: number;
-  /** The distinct programs of the batch; calls name theirs by index. */
-  codes: string[];
+  /**
+   * The distinct programs of the batch as `[scope, code]`; calls name theirs by index. Calls of
+   * one scope (a node of a webhook) with the same code share a warm context in the sandbox.
+   */
+  programs: [string, string][];
   /** `[program index, {"payload": ..., "context": ...} as JSON text]` per call. */
   calls: [number, string][];
 }

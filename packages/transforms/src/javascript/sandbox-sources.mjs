@@ -1,7 +1,7 @@
 // @ts-check
-// Source text evaluated inside the isolates. Every call gets a fresh context: the prelude removes
-// what user code has no use for and the runner calls the user's function with copies of the
-// payload and context, then hands back one string: "O" + JSON output, or "E" + error message.
+// Source text evaluated inside the isolates. A context is hardened once (HARDEN_SOURCE) and then
+// serves many calls of one node; the runner calls the user's function with copies of the payload
+// and context, then hands back one string: "O" + JSON output, or "E" + error message.
 // When the function returns a promise, the runner answers "P" and leaves the final string in
 // __hookflow_result once the promise settles; microtasks run before the script's run ends (and
 // within its time limit), so the collector script finds it there or never will.
@@ -9,10 +9,130 @@
 /** Module specifier under which the wrapper module imports the user's module. */
 export const USER_MODULE_SPECIFIER = "hookflow:transform";
 
-export const PRELUDE_SOURCE = `delete globalThis.SharedArrayBuffer;
-delete globalThis.Atomics;
-delete globalThis.WebAssembly;
-globalThis.console = Object.freeze({ log() {}, info() {}, warn() {}, error() {}, debug() {} });`;
+/**
+ * Run once in each new context, before any user code. Removes what user code has no use for or
+ * could keep state with (WeakRef and FinalizationRegistry callbacks could run during a later
+ * call, RegExp's legacy statics remember the last match), makes console do nothing, and freezes
+ * every built-in object reachable from the global object, the anonymous ones included, so no call
+ * can change what a later call of the same context sees. Freezing prototypes alone would break
+ * ordinary code such as `this.name = "ValidationError"` in an Error subclass, or
+ * `obj.toString = ...` (an inherited read-only property forbids assigning an own one, the
+ * "override mistake"), so those properties become getter/setter pairs whose setter defines an
+ * own property on the object assigned to, as SES does. The global object stays extensible, with
+ * its own properties read-only and permanent. Evaluates to the reset function the sandbox calls
+ * after each call: it deletes every global the call added and answers whether the context is
+ * back to its baseline (otherwise the sandbox discards it).
+ */
+export const HARDEN_SOURCE = `(function () {
+  "use strict";
+  var g = globalThis, O = Object, R = Reflect;
+  var defineProperty = O.defineProperty, getDescriptor = O.getOwnPropertyDescriptor;
+  var getPrototypeOf = O.getPrototypeOf, freeze = O.freeze, ownKeys = R.ownKeys;
+  var isExtensible = O.isExtensible, hasOwn = O.prototype.hasOwnProperty;
+  var removed = ["SharedArrayBuffer", "Atomics", "WebAssembly", "WeakRef", "FinalizationRegistry"];
+  for (var i = 0; i < removed.length; i++) delete g[removed[i]];
+  var statics = ["$1", "$2", "$3", "$4", "$5", "$6", "$7", "$8", "$9", "input", "$_", "lastMatch",
+    "$&", "lastParen", "$+", "leftContext", "$\`", "rightContext", "$'"];
+  for (i = 0; i < statics.length; i++) delete RegExp[statics[i]];
+  function noop() {}
+  g.console = { log: noop, info: noop, warn: noop, error: noop, debug: noop, trace: noop };
+
+  function tame(object, key) {
+    var desc = getDescriptor(object, key);
+    if (!desc || !("value" in desc) || !desc.writable || !desc.configurable) return;
+    var value = desc.value;
+    defineProperty(object, key, {
+      get: function () { return value; },
+      set: function (next) {
+        if (this === object) throw new TypeError("Cannot assign to read only property '" + String(key) + "' of a built-in object");
+        if (hasOwn.call(this, key)) this[key] = next;
+        else defineProperty(this, key, { value: next, writable: true, enumerable: true, configurable: true });
+      },
+      enumerable: desc.enumerable,
+      configurable: false,
+    });
+  }
+  var objectMethods = ["constructor", "toString", "toLocaleString", "valueOf", "hasOwnProperty",
+    "isPrototypeOf", "propertyIsEnumerable"];
+  for (i = 0; i < objectMethods.length; i++) tame(O.prototype, objectMethods[i]);
+  var errors = [Error, EvalError, RangeError, ReferenceError, SyntaxError, TypeError, URIError,
+    AggregateError];
+  for (i = 0; i < errors.length; i++) {
+    var names = ["constructor", "name", "message", "toString"];
+    for (var n = 0; n < names.length; n++) tame(errors[i].prototype, names[n]);
+  }
+  tame(Function.prototype, "toString");
+
+  // Freezes everything reachable from the roots: values, getters and setters, prototypes.
+  var frozen = new Set();
+  function lockDown(roots) {
+    var stack = roots;
+    while (stack.length > 0) {
+      var item = stack.pop();
+      if ((typeof item !== "object" && typeof item !== "function") || item === null || item === g) continue;
+      if (frozen.has(item)) continue;
+      frozen.add(item);
+      freeze(item);
+      stack.push(getPrototypeOf(item));
+      var own = ownKeys(item);
+      for (var j = 0; j < own.length; j++) {
+        var d = getDescriptor(item, own[j]);
+        stack.push(d.value, d.get, d.set);
+      }
+    }
+  }
+  // Intl builds its many constructors lazily, on first use, which would make every new context
+  // several times dearer; it is frozen the first time a call reaches for it instead. Nothing else
+  // leads to its objects.
+  var intl = g.Intl, intlFrozen = false;
+  delete g.Intl;
+  defineProperty(g, "Intl", {
+    get: function () {
+      if (!intlFrozen) {
+        lockDown([intl]);
+        intlFrozen = true;
+      }
+      return intl;
+    },
+    configurable: true,
+    enumerable: false,
+  });
+  var roots = [getPrototypeOf(g)];
+  var keys = ownKeys(g);
+  for (i = 0; i < keys.length; i++) {
+    var desc = getDescriptor(g, keys[i]);
+    if (keys[i] !== "Intl") roots.push(desc.value, desc.get, desc.set);
+  }
+  var strictArguments = (function () { return arguments; })();
+  roots.push(
+    getPrototypeOf(function* () {}), getPrototypeOf(async function () {}),
+    getPrototypeOf(async function* () {}), getPrototypeOf(Int8Array),
+    getPrototypeOf([][Symbol.iterator]()), getPrototypeOf(""[Symbol.iterator]()),
+    getPrototypeOf(new Map()[Symbol.iterator]()), getPrototypeOf(new Set()[Symbol.iterator]()),
+    getPrototypeOf(/a/[Symbol.matchAll]("")), getPrototypeOf((function* () {})()),
+    getPrototypeOf((async function* () {})()), getDescriptor(strictArguments, "callee").get
+  );
+  lockDown(roots);
+
+  keys = ownKeys(g);
+  for (i = 0; i < keys.length; i++) {
+    desc = getDescriptor(g, keys[i]);
+    if ("value" in desc) defineProperty(g, keys[i], { writable: false, configurable: false });
+    else defineProperty(g, keys[i], { configurable: false });
+  }
+  var baseline = new Set(keys), baselineProto = getPrototypeOf(g), baselineSize = keys.length;
+  return function reset() {
+    try {
+      var current = ownKeys(g);
+      for (var k = 0; k < current.length; k++) {
+        if (!baseline.has(current[k])) delete g[current[k]];
+      }
+      return getPrototypeOf(g) === baselineProto && isExtensible(g) && ownKeys(g).length === baselineSize;
+    } catch (_) {
+      return false;
+    }
+  };
+})()`;
 
 /** Imports the user's module and exposes its default export to the runner. */
 export const WRAPPER_MODULE_SOURCE = `import transform from "${USER_MODULE_SPECIFIER}";
@@ -72,7 +192,7 @@ export const COLLECT_SOURCE = `(function () {
  * @returns {{ source: string, lineOffset: number }} lineOffset maps the user's first line to 1
  */
 export function functionFormScript(code, maxOutputChars) {
-  const head = `${PRELUDE_SOURCE}\n${runnerSource(maxOutputChars)}(function (payload, context) {\n`;
+  const head = `${runnerSource(maxOutputChars)}(function (payload, context) {\n`;
   const tail = `\n;if (typeof transform === "function") return transform(payload, context);\n});`;
   return { source: head + code + tail, lineOffset: -(head.split("\n").length - 1) };
 }

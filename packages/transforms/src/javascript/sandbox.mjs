@@ -1,42 +1,60 @@
 // @ts-check
-// One isolated-vm isolate, reused across calls; a fresh context for every call. Runs inside a
-// sandbox process (sandbox-host.mjs), so even a crash of V8 cannot take the worker down. The
-// process does nothing else, so every isolate operation is synchronous: a call runs on the
-// process's own thread, without the thread hand-offs (each a costly wake-up) of the async API.
+// One isolated-vm isolate per sandbox process, and in it one warm context per node: a context is
+// hardened once (built-ins frozen, see HARDEN_SOURCE) and then serves up to CALLS_PER_CONTEXT
+// calls of the same code of the same node; after each call a reset deletes every global the call
+// added, and a context that cannot be brought back to its baseline, or whose call was stopped by a
+// limit, is discarded. Runs inside a sandbox process (sandbox-host.mjs), so even a crash of V8
+// cannot take the worker down. The process does nothing else, so every isolate operation is
+// synchronous: a call runs on the process's own thread, without the thread hand-offs (each a
+// costly wake-up) of the async API.
 import ivm from "isolated-vm";
 import {
   COLLECT_SOURCE,
   functionFormScript,
+  HARDEN_SOURCE,
   moduleRunnerScript,
-  PRELUDE_SOURCE,
   USER_MODULE_SPECIFIER,
   WRAPPER_MODULE_SOURCE,
 } from "./sandbox-sources.mjs";
 
 /**
- * @typedef {{ cpuLimitMs: number, memoryLimitMb: number, maxOutputBytes: number }} SandboxOptions
+ * @typedef {{ cpuLimitMs: number, memoryLimitMb: number, maxOutputBytes: number,
+ *   warmContexts: number }} SandboxOptions
  * @typedef {{ ok: true, json: string } | { ok: false, error: string, timedOut?: true }} SandboxResult
  * @typedef {{ kind: "script", script: ivm.Script }
  *   | { kind: "module", cachedData: ivm.ExternalCopy<ArrayBuffer> | undefined }
  *   | { kind: "invalid", error: string }} Program
- * @typedef {{ isolate: ivm.Isolate, programs: Map<string, Program>, prelude: ivm.Script,
+ * @typedef {{ context: ivm.Context, reset: ivm.Reference<() => boolean>, calls: number }} Warm
+ * @typedef {{ isolate: ivm.Isolate, programs: Map<string, Program>, harden: ivm.Script,
  *   moduleRunner: ivm.Script, collect: ivm.Script,
  *   wrapperCache: ivm.ExternalCopy<ArrayBuffer> | undefined,
- *   spare: ivm.Context | undefined }} Runtime
+ *   warm: Map<string, Warm>, spare: Warm | undefined }} Runtime
  */
 
 const CACHED_PROGRAMS = 100;
+/** Calls one context serves before it is replaced (bounds whatever a context slowly gathers). */
+export const CALLS_PER_CONTEXT = 1_000;
+/** Heap a hardened context keeps (measured about 100 KB), budgeted on top of the call's limit. */
+const CONTEXT_HEAP_MB = 0.25;
+/** The reset is our own code and quick; a call that made it slow loses its context. */
+const RESET_TIMEOUT_MS = 50;
 const MODULE_SYNTAX = /\b(?:export|import)\b/;
 
 /** @param {SandboxOptions} options */
 export function createSandbox(options) {
   /** @type {Runtime | undefined} */
   let runtime;
+  /** Hardened contexts made since the sandbox started (spares included). */
+  let contextsCreated = 0;
 
   /** @returns {Runtime} */
   function ensureRuntime() {
     if (runtime && !runtime.isolate.isDisposed) return runtime;
-    const isolate = new ivm.Isolate({ memoryLimit: options.memoryLimitMb });
+    // The warm contexts live in the same heap as the calls: their share is added to the limit,
+    // so a call can still use about `memoryLimitMb` of its own.
+    const isolate = new ivm.Isolate({
+      memoryLimit: options.memoryLimitMb + Math.ceil((options.warmContexts + 1) * CONTEXT_HEAP_MB),
+    });
     const wrapper = /** @type {ivm.Module & ivm.CachedDataResult} */ (
       isolate.compileModuleSync(WRAPPER_MODULE_SOURCE, { produceCachedData: true })
     );
@@ -45,34 +63,90 @@ export function createSandbox(options) {
     runtime = {
       isolate,
       programs: new Map(),
-      prelude: isolate.compileScriptSync(PRELUDE_SOURCE),
+      harden: isolate.compileScriptSync(HARDEN_SOURCE),
       moduleRunner: isolate.compileScriptSync(moduleRunnerScript(options.maxOutputBytes)),
       collect: isolate.compileScriptSync(COLLECT_SOURCE),
       wrapperCache,
+      warm: new Map(),
       spare: undefined,
     };
     return runtime;
   }
 
-  /**
-   * A fresh context for every call: the spare made while the sandbox was idle (creating a context
-   * is most of a call's cost; the spare is as untouched as one made on demand), or a new one.
-   * @param {Runtime} rt @returns {ivm.Context}
-   */
-  function takeContext(rt) {
-    const spare = rt.spare;
-    rt.spare = undefined;
-    return spare ?? rt.isolate.createContextSync();
+  /** A new hardened context. @param {Runtime} rt @returns {Warm} */
+  function hardenedContext(rt) {
+    const context = rt.isolate.createContextSync();
+    contextsCreated++;
+    try {
+      const reset = /** @type {ivm.Reference<() => boolean>} */ (
+        rt.harden.runSync(context, { reference: true, timeout: 1_000 })
+      );
+      return { context, reset, calls: 0 };
+    } catch (error) {
+      if (!rt.isolate.isDisposed) context.release();
+      throw error;
+    }
   }
 
-  /** Makes the next call's context ahead of time; for when the sandbox has nothing to do. */
+  /**
+   * The node's warm context (most recently used first), the spare made while the sandbox was
+   * idle, or a new one.
+   * @param {Runtime} rt @param {string} key @returns {Warm}
+   */
+  function takeContext(rt, key) {
+    const warm = rt.warm.get(key);
+    if (warm) {
+      rt.warm.delete(key);
+      return warm;
+    }
+    const spare = rt.spare;
+    rt.spare = undefined;
+    return spare ?? hardenedContext(rt);
+  }
+
+  /**
+   * After a call: resets the context and keeps it for the node's next call, or discards it.
+   * @param {Runtime} rt @param {string} key @param {Warm} warm @param {boolean} reusable
+   */
+  function returnContext(rt, key, warm, reusable) {
+    if (rt.isolate.isDisposed) return;
+    warm.calls++;
+    let clean = false;
+    if (reusable && warm.calls < CALLS_PER_CONTEXT) {
+      try {
+        clean = warm.reset.applySync(undefined, [], { timeout: RESET_TIMEOUT_MS }) === true;
+      } catch {
+        clean = false;
+      }
+    }
+    if (!clean || rt.isolate.isDisposed) {
+      releaseContext(rt, warm);
+      return;
+    }
+    rt.warm.set(key, warm);
+    if (rt.warm.size > options.warmContexts) {
+      const [oldestKey, oldest] = rt.warm.entries().next().value ?? [];
+      if (oldestKey !== undefined) rt.warm.delete(oldestKey);
+      if (oldest) releaseContext(rt, oldest);
+    }
+  }
+
+  /** @param {Runtime} rt @param {Warm} warm */
+  function releaseContext(rt, warm) {
+    if (rt.isolate.isDisposed) return;
+    warm.reset.release();
+    warm.context.release();
+  }
+
+  /** Makes a hardened context ahead of time; for when the sandbox has nothing to do. */
   function prepareSpare() {
     const rt = runtime;
     if (!rt || rt.spare || rt.isolate.isDisposed) return;
     try {
-      rt.spare = rt.isolate.createContextSync();
+      rt.spare = hardenedContext(rt);
     } catch {
       // The isolate is at its memory limit; the next call finds out and starts over.
+      if (rt.isolate.isDisposed) discardRuntime();
     }
   }
 
@@ -101,25 +175,31 @@ export function createSandbox(options) {
   }
 
   /**
+   * @param {string} scope the node the call belongs to; calls of different scopes or codes never
+   *   share a context
    * @param {string} code
    * @param {string} inputJson `{"payload": ..., "context": ...}`
    * @returns {SandboxResult}
    */
-  function run(code, inputJson) {
+  function run(scope, code, inputJson) {
     let started = 0;
     const remaining = () =>
       Math.max(1, Math.ceil(options.cpuLimitMs - (performance.now() - started)));
     const rt = ensureRuntime();
-    /** @type {ivm.Context | undefined} */
-    let context;
+    const key = `${scope}\u0000${code}`;
+    /** @type {Warm | undefined} */
+    let warm;
+    // Only a call that ended normally (a result or the user's own exception) leaves its context
+    // fit for reuse; one stopped by a limit or by anything unexpected may have left it half-done.
+    let reusable = false;
     try {
       const program = loadProgram(rt, code);
       if (program.kind === "invalid") return { ok: false, error: program.error };
-      context = takeContext(rt);
+      warm = takeContext(rt, key);
+      const context = warm.context;
       started = performance.now();
       let script = program.kind === "script" ? program.script : rt.moduleRunner;
       if (program.kind === "module") {
-        rt.prelude.runSync(context, { timeout: remaining() });
         evaluateModule(rt, context, code, program, remaining());
         script = rt.moduleRunner;
       }
@@ -127,6 +207,7 @@ export function createSandbox(options) {
       let output = script.runSync(context, { timeout: remaining(), copy: true });
       if (output === "P")
         output = rt.collect.runSync(context, { timeout: remaining(), copy: true });
+      reusable = true;
       if (typeof output !== "string")
         return { ok: false, error: "the transform produced no result" };
       return output.startsWith("O")
@@ -138,7 +219,7 @@ export function createSandbox(options) {
         ? { ok: false, error: message, timedOut: true }
         : { ok: false, error: message };
     } finally {
-      if (context && !rt.isolate.isDisposed) context.release();
+      if (warm) returnContext(rt, key, warm, reusable);
     }
   }
 
@@ -184,7 +265,12 @@ export function createSandbox(options) {
     return `${name}${message}`.slice(0, 2000);
   }
 
-  return { run, prepareSpare, dispose: discardRuntime };
+  /** How many contexts are warm, and how many were made so far (for tests and diagnostics). */
+  function stats() {
+    return { warmContexts: runtime?.warm.size ?? 0, contextsCreated };
+  }
+
+  return { run, prepareSpare, stats, dispose: discardRuntime };
 }
 
 /**
