@@ -42,45 +42,55 @@ describe("jq queue", () => {
     expect(queue.next()).toBeUndefined();
   });
 
-  it("tells whether the next batch is full and how many calls wait", () => {
+  it("skips keys that are not ready, telling each whether its batch is full", () => {
     const queue = createJqQueue({ maxBatch: 2, maxBatchBytes: 1000 });
-    expect(queue.nextIsFull()).toBe(false);
-    queue.push(call("a"));
-    expect([queue.nextIsFull(), queue.size()]).toEqual([false, 1]);
-    queue.push(call("a"));
-    expect([queue.nextIsFull(), queue.size()]).toEqual([true, 2]);
-    queue.next();
-    queue.pushAlone(call("b"));
-    // A retry runs alone: it never waits for company.
-    expect([queue.nextIsFull(), queue.size()]).toEqual([true, 1]);
+    const calls = [call("a"), call("b"), call("b"), call("c")];
+    for (const queued of calls) queue.push(queued);
+    const asked: [string, boolean][] = [];
+    const batch = queue.next((key, full) => {
+      asked.push([key, full]);
+      return key !== "a";
+    });
+    expect(batch).toEqual([calls[1], calls[2]]);
+    expect(asked).toEqual([
+      ["a", false],
+      ["b", true],
+    ]);
+    expect([...queue.keys()]).toEqual(["a", "c"]);
+    expect(queue.next(() => false)).toBeUndefined();
+    expect(queue.size()).toBe(2);
   });
 
   it("counts a batch as full once its input reaches the byte cap", () => {
     const queue = createJqQueue({ maxBatch: 10, maxBatchBytes: 5 });
+    const fullness: boolean[] = [];
     queue.push(call("a", "123"));
-    expect(queue.nextIsFull()).toBe(false);
+    queue.next((_key, full) => fullness.push(full) < 0);
     queue.push(call("a", "45"));
-    expect(queue.nextIsFull()).toBe(true);
+    queue.next((_key, full) => fullness.push(full) < 0);
+    expect(fullness).toEqual([false, true]);
+  });
+
+  it("runs a retry queued alone even when no key is ready", () => {
+    const queue = createJqQueue({ maxBatch: 2, maxBatchBytes: 1000 });
+    const retry = call("a");
+    queue.pushAlone(retry);
+    expect(queue.next(() => false)).toEqual([retry]);
   });
 });
 
 describe("jq gathering", () => {
-  const busy = {
-    nowMs: 1_000,
-    lastStartAtMs: 996,
-    gatherMs: 10,
-    otherRunBusy: true,
-    nextIsFull: false,
-  };
+  const hot = { nowMs: 1_000, lastStartAtMs: 996, gatherMs: 10, full: false };
 
-  it("waits out the gather window after the last start while another run is busy", () => {
-    expect(gatherWaitMs(busy)).toBe(6);
-    expect(gatherWaitMs({ ...busy, nowMs: 1_006 })).toBe(0);
+  it("waits out the key's gather window after its last run started", () => {
+    expect(gatherWaitMs(hot)).toBe(6);
+    expect(gatherWaitMs({ ...hot, nowMs: 1_006 })).toBe(0);
   });
 
-  it("starts at once at a quiet pool, with a full batch, or with gathering off", () => {
-    expect(gatherWaitMs({ ...busy, otherRunBusy: false })).toBe(0);
-    expect(gatherWaitMs({ ...busy, nextIsFull: true })).toBe(0);
-    expect(gatherWaitMs({ ...busy, gatherMs: 0 })).toBe(0);
+  it("starts a quiet key at once, and a full batch, or with gathering off", () => {
+    expect(gatherWaitMs({ ...hot, lastStartAtMs: undefined })).toBe(0);
+    expect(gatherWaitMs({ ...hot, lastStartAtMs: 980 })).toBe(0);
+    expect(gatherWaitMs({ ...hot, full: true })).toBe(0);
+    expect(gatherWaitMs({ ...hot, gatherMs: 0 })).toBe(0);
   });
 });

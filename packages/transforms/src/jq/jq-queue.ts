@@ -15,10 +15,13 @@ export interface JqQueue {
   push(call: QueuedJqCall): void;
   /** Queues a call to run alone, ahead of the rest (a retry after its batch failed). */
   pushAlone(call: QueuedJqCall): void;
-  /** The next batch: calls of one key, oldest key first, keys taking turns. */
-  next(): QueuedJqCall[] | undefined;
-  /** True when the next batch is a retry run alone, or already as large as a batch may be. */
-  nextIsFull(): boolean;
+  /**
+   * The next batch: a call queued alone, else the calls of the oldest key that `ready` accepts
+   * (told whether its batch is already as large as a batch may be); keys take turns.
+   */
+  next(ready?: (key: string, full: boolean) => boolean): QueuedJqCall[] | undefined;
+  /** Keys with calls waiting. */
+  keys(): IterableIterator<string>;
   /** Calls waiting. */
   size(): number;
   drain(): QueuedJqCall[];
@@ -27,6 +30,20 @@ export interface JqQueue {
 export function createJqQueue(limits: { maxBatch: number; maxBatchBytes: number }): JqQueue {
   const alone: QueuedJqCall[] = [];
   const groups = new Map<string, QueuedJqCall[]>();
+
+  /** How many of the group's first calls fit a batch, and whether they fill it. */
+  function batchSize(group: QueuedJqCall[]): { count: number; full: boolean } {
+    let bytes = 0;
+    let count = 0;
+    while (count < group.length && count < limits.maxBatch) {
+      const size = (group[count] as QueuedJqCall).inputJson.length;
+      if (count > 0 && bytes + size > limits.maxBatchBytes) return { count, full: true };
+      bytes += size;
+      count++;
+    }
+    return { count, full: count >= limits.maxBatch || bytes >= limits.maxBatchBytes };
+  }
+
   return {
     push(call) {
       const group = groups.get(call.key);
@@ -36,32 +53,21 @@ export function createJqQueue(limits: { maxBatch: number; maxBatchBytes: number 
     pushAlone(call) {
       alone.push(call);
     },
-    next() {
+    next(ready) {
       const single = alone.shift();
       if (single) return [single];
-      const first = groups.entries().next();
-      if (first.done) return undefined;
-      const [key, group] = first.value;
-      let bytes = 0;
-      let count = 0;
-      while (count < group.length && count < limits.maxBatch) {
-        const size = (group[count] as QueuedJqCall).inputJson.length;
-        if (count > 0 && bytes + size > limits.maxBatchBytes) break;
-        bytes += size;
-        count++;
+      for (const [key, group] of groups) {
+        const { count, full } = batchSize(group);
+        if (ready && !ready(key, full)) continue;
+        const batch = group.splice(0, count);
+        groups.delete(key);
+        if (group.length > 0) groups.set(key, group);
+        return batch;
       }
-      const batch = group.splice(0, count);
-      groups.delete(key);
-      if (group.length > 0) groups.set(key, group);
-      return batch;
+      return undefined;
     },
-    nextIsFull() {
-      if (alone.length > 0) return true;
-      const first = groups.values().next();
-      if (first.done) return false;
-      let bytes = 0;
-      for (const call of first.value) bytes += call.inputJson.length;
-      return first.value.length >= limits.maxBatch || bytes >= limits.maxBatchBytes;
+    keys() {
+      return groups.keys();
     },
     size() {
       let count = alone.length;
@@ -78,17 +84,18 @@ export function createJqQueue(limits: { maxBatch: number; maxBatchBytes: number 
 }
 
 /**
- * How long a free worker waits before starting the next batch: calls gather while another run is
- * busy, for up to `gatherMs` after the last run started, unless the batch is full already. A
- * quiet pool (nothing running) never waits. 0: start now.
+ * How long a key's next batch waits: while calls of one key (a webhook's program) keep coming, its
+ * runs start at most every `gatherMs`, so the calls arriving meanwhile share the next run. A key
+ * that has not started a run within `gatherMs` (a quiet key) starts at once, and so does a full
+ * batch. 0: start now.
  */
 export function gatherWaitMs(state: {
   nowMs: number;
-  lastStartAtMs: number;
+  /** When the key's last run started; undefined if not within memory. */
+  lastStartAtMs: number | undefined;
   gatherMs: number;
-  otherRunBusy: boolean;
-  nextIsFull: boolean;
+  full: boolean;
 }): number {
-  if (!state.otherRunBusy || state.nextIsFull) return 0;
+  if (state.full || state.lastStartAtMs === undefined) return 0;
   return Math.max(0, state.lastStartAtMs + state.gatherMs - state.nowMs);
 }
