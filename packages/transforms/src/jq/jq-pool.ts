@@ -47,6 +47,8 @@ interface Slot {
   worker: JqWorkerThread | undefined;
   ready: boolean;
   job: RunningJob | undefined;
+  /** The key whose jq `main` the thread keeps running between batches. */
+  key: string | undefined;
 }
 
 /**
@@ -61,6 +63,7 @@ export function createJqPool(options: JqPoolOptions): JqPool {
     worker: undefined,
     ready: false,
     job: undefined,
+    key: undefined,
   }));
   let wasmModule: Promise<WasmModule> | undefined;
   let nextJobId = 1;
@@ -76,6 +79,7 @@ export function createJqPool(options: JqPoolOptions): JqPool {
   function spawn(slot: Slot): void {
     slot.ready = false;
     slot.worker = undefined;
+    slot.key = undefined;
     loadModule().then(
       (module) => {
         if (closed || slot.worker) return;
@@ -199,9 +203,9 @@ export function createJqPool(options: JqPoolOptions): JqPool {
   let gatherTimer: NodeJS.Timeout | undefined;
 
   function dispatch(): void {
-    for (const slot of slots) {
-      if (closed || queue.size() === 0) return;
-      if (!slot.worker || !slot.ready || slot.job) continue;
+    while (!closed && queue.size() > 0) {
+      const free = slots.filter((slot) => slot.worker && slot.ready && !slot.job);
+      if (free.length === 0) return;
       const now = performance.now();
       const calls = queue.next(
         (key, full) =>
@@ -220,7 +224,13 @@ export function createJqPool(options: JqPoolOptions): JqPool {
       lastStartAt.delete(key);
       lastStartAt.set(key, now);
       pruneStarts(now);
-      start(slot, slot.worker, calls);
+      // The thread already running this key's jq `main` continues it; otherwise one running none,
+      // or else any (its `main` ends and a new one starts).
+      const slot =
+        free.find((candidate) => candidate.key === key) ??
+        free.find((candidate) => candidate.key === undefined) ??
+        (free[0] as Slot);
+      start(slot, slot.worker as JqWorkerThread, calls);
     }
   }
 
@@ -258,7 +268,7 @@ export function createJqPool(options: JqPoolOptions): JqPool {
   }
 
   function start(slot: Slot, worker: JqWorkerThread, calls: QueuedJqCall[]): void {
-    const program = (calls[0] as QueuedJqCall).program;
+    const { program, key } = calls[0] as QueuedJqCall;
     const id = nextJobId++;
     const timer = setTimeout(() => {
       // A reply may have arrived while the event loop was busy: take it before judging.
@@ -271,13 +281,16 @@ export function createJqPool(options: JqPoolOptions): JqPool {
       }
     }, options.timeoutMs);
     slot.job = { id, program, calls, timer };
+    slot.key = key;
     const job: JqJob = {
+      type: "job",
       id,
+      key,
       program: wrapJqProgram(program),
       stdin: buildBatchInput(calls.map((call) => call.inputJson)),
       maxStdoutChars: calls.length * (options.maxOutputBytes + 64),
     };
-    worker.worker.postMessage(job);
+    worker.send(job);
   }
 
   return {

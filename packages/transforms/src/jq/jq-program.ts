@@ -11,6 +11,7 @@ const PRELUDE = [
   'def halt: error("halt is not available in transforms");',
   'def halt_error: error("halt_error is not available in transforms");',
   'def halt_error($code): error("halt_error is not available in transforms");',
+  'def input_line_number: error("input_line_number is not available in transforms");',
   "def debug: .; def debug($message): .; def stderr: .;",
   "def input_filename: null; def env: {}; {} as $ENV |",
 ].join(" ");

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { MessageChannel, type MessagePort, Worker } from "node:worker_threads";
+import type { JqJob } from "./jq-messages.js";
 
 /** A compiled WebAssembly module, opaque here: it is only handed to the workers. */
 export type WasmModule = object;
@@ -30,6 +31,8 @@ export interface JqWorkerThread {
   worker: Worker;
   /** The worker's replies; readable synchronously with `receiveMessageOnPort`. */
   replies: MessagePort;
+  /** Sends a batch, waking the thread if it waits for one inside jq's running `main`. */
+  send(job: JqJob): void;
 }
 
 /**
@@ -39,13 +42,18 @@ export interface JqWorkerThread {
  */
 export function startJqWorker(module: WasmModule, handlers: JqWorkerHandlers): JqWorkerThread {
   const { port1: replies, port2: replyPort } = new MessageChannel();
+  const { port1: commands, port2: commandPort } = new MessageChannel();
+  // The thread blocks (Atomics.wait) on this counter between batches, inside jq's `main`.
+  const signal = new SharedArrayBuffer(4);
+  const counter = new Int32Array(signal);
   const worker = new Worker(WORKER_URL, {
-    workerData: { wasmModule: module, replyPort },
-    transferList: [replyPort],
+    workerData: { wasmModule: module, replyPort, commandPort, signal },
+    transferList: [replyPort, commandPort],
     resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
   });
   worker.unref();
   replies.unref();
+  commands.unref();
   replies.on("message", (raw: unknown) => handlers.onMessage(raw));
   worker.on("error", (error: Error & { code?: string }) =>
     handlers.onCrash(
@@ -56,7 +64,16 @@ export function startJqWorker(module: WasmModule, handlers: JqWorkerHandlers): J
   );
   worker.on("exit", () => {
     replies.close();
+    commands.close();
     handlers.onCrash("jq worker stopped unexpectedly");
   });
-  return { worker, replies };
+  return {
+    worker,
+    replies,
+    send(job) {
+      commands.postMessage(job);
+      Atomics.add(counter, 0, 1);
+      Atomics.notify(counter, 0);
+    },
+  };
 }
