@@ -26,9 +26,8 @@ export const TransformRunnerOptions = z.object({
   /** Wall-clock limit of one jq run (a batch of events) on its worker thread. */
   jqTimeoutMs: positiveInt(60_000).default(100),
   /**
-   * While calls of one webhook and program keep coming, their runs start at most this often so
-   * calls share a run (each run compiles jq's builtins anew); a call of a webhook and program
-   * that started no run within the window starts at once.
+   * While a webhook's program is under load (calls queue while its run is in flight), its runs
+   * start at most this often so calls share a run; a lone call starts at once.
    */
   jqGatherMs: z.number().int().min(0).max(1_000).default(10),
   /** Worker threads running jq. */

@@ -7,7 +7,7 @@ import {
   parseBatchOutput,
   wrapJqProgram,
 } from "./jq-program.js";
-import { createJqQueue, gatherWaitMs, type QueuedJqCall } from "./jq-queue.js";
+import { createJqQueue, gatherWaitMs, type KeyRuns, type QueuedJqCall } from "./jq-queue.js";
 import {
   compileJqModule,
   type JqWorkerThread,
@@ -23,9 +23,9 @@ export interface JqPoolOptions {
   recycleMemoryBytes: number;
   maxOutputBytes: number;
   /**
-   * Runs of one key start at most this often while its calls keep coming, so calls gather into
-   * batches: each run recompiles jq's builtins (about 1.5 ms), a batched input costs about
-   * 0.07 ms. A key that started no run within the window starts at once. 0: never wait.
+   * Runs of a key under load start at most this often, so calls gather into batches: a batch
+   * costs about 0.25 ms besides its inputs (about 0.07 ms each). A lone call starts at once.
+   * 0: never wait (calls still share a run while their key's previous one is in flight).
    */
   gatherMs: number;
 }
@@ -125,6 +125,7 @@ export function createJqPool(options: JqPoolOptions): JqPool {
     if (!job || job.id !== message.id) return;
     clearTimeout(job.timer);
     slot.job = undefined;
+    runEnded(job);
     switch (message.type) {
       case "done": {
         const failure =
@@ -170,6 +171,7 @@ export function createJqPool(options: JqPoolOptions): JqPool {
     slot.job = undefined;
     if (job) {
       clearTimeout(job.timer);
+      runEnded(job);
       failJob(job, reason, timedOut);
     }
     const old = slot.worker;
@@ -198,9 +200,10 @@ export function createJqPool(options: JqPoolOptions): JqPool {
     }
   }
 
-  /** When each key's last run started (entries older than the gather window are pruned). */
-  const lastStartAt = new Map<string, number>();
+  /** Recent runs per key, oldest start first (entries past the gather window are pruned). */
+  const keyRuns = new Map<string, KeyRuns>();
   let gatherTimer: NodeJS.Timeout | undefined;
+  let gatherDueAt = 0;
 
   function dispatch(): void {
     while (!closed && queue.size() > 0) {
@@ -209,21 +212,15 @@ export function createJqPool(options: JqPoolOptions): JqPool {
       const now = performance.now();
       const calls = queue.next(
         (key, full) =>
-          gatherWaitMs({
-            nowMs: now,
-            lastStartAtMs: lastStartAt.get(key),
-            gatherMs: options.gatherMs,
-            full,
-          }) === 0,
+          gatherWaitMs({ nowMs: now, runs: keyRuns.get(key), gatherMs: options.gatherMs, full }) ===
+          0,
       );
       if (!calls) {
         scheduleGather(now);
         return;
       }
       const key = (calls[0] as QueuedJqCall).key;
-      lastStartAt.delete(key);
-      lastStartAt.set(key, now);
-      pruneStarts(now);
+      runStarted(key, calls.length, now);
       // The thread already running this key's jq `main` continues it; otherwise one running none,
       // or else any (its `main` ends and a new one starts).
       const slot =
@@ -234,22 +231,45 @@ export function createJqPool(options: JqPoolOptions): JqPool {
     }
   }
 
+  function runStarted(key: string, calls: number, now: number): void {
+    keyRuns.delete(key);
+    keyRuns.set(key, { lastStartAtMs: now, inFlight: true, loaded: calls > 1 });
+    // Entries are in start order; those past the window with nothing in flight no longer matter.
+    for (const [oldKey, runs] of keyRuns) {
+      if (runs.inFlight || runs.lastStartAtMs + options.gatherMs > now) break;
+      keyRuns.delete(oldKey);
+    }
+  }
+
+  /** A run is over: calls of its key that queued meanwhile mean the key is under load. */
+  function runEnded(job: RunningJob): void {
+    const key = (job.calls[0] as QueuedJqCall).key;
+    const runs = keyRuns.get(key);
+    if (!runs) return;
+    runs.inFlight = false;
+    if (queue.waiting(key) > 0) runs.loaded = true;
+  }
+
   /** Calls wait only for their key's gather window: dispatch again when the first one ends. */
   function scheduleGather(now: number): void {
     let waitMs = Number.POSITIVE_INFINITY;
     for (const key of queue.keys()) {
-      const lastStart = lastStartAt.get(key);
       waitMs = Math.min(
         waitMs,
         gatherWaitMs({
           nowMs: now,
-          lastStartAtMs: lastStart,
+          runs: keyRuns.get(key),
           gatherMs: options.gatherMs,
           full: false,
         }),
       );
     }
-    if (!Number.isFinite(waitMs) || gatherTimer) return;
+    // Keys with a run in flight are dispatched when it ends.
+    if (!Number.isFinite(waitMs)) return;
+    const dueAt = now + waitMs;
+    if (gatherTimer && gatherDueAt <= dueAt) return;
+    clearTimeout(gatherTimer);
+    gatherDueAt = dueAt;
     gatherTimer = setTimeout(
       () => {
         gatherTimer = undefined;
@@ -257,14 +277,6 @@ export function createJqPool(options: JqPoolOptions): JqPool {
       },
       Math.max(1, Math.ceil(waitMs)),
     );
-  }
-
-  /** Start times are kept in start order; those past the gather window no longer matter. */
-  function pruneStarts(now: number): void {
-    for (const [key, at] of lastStartAt) {
-      if (at + options.gatherMs > now) return;
-      lastStartAt.delete(key);
-    }
   }
 
   function start(slot: Slot, worker: JqWorkerThread, calls: QueuedJqCall[]): void {

@@ -22,6 +22,8 @@ export interface JqQueue {
   next(ready?: (key: string, full: boolean) => boolean): QueuedJqCall[] | undefined;
   /** Keys with calls waiting. */
   keys(): IterableIterator<string>;
+  /** Calls of a key waiting (not counting those queued alone). */
+  waiting(key: string): number;
   /** Calls waiting. */
   size(): number;
   drain(): QueuedJqCall[];
@@ -69,6 +71,9 @@ export function createJqQueue(limits: { maxBatch: number; maxBatchBytes: number 
     keys() {
       return groups.keys();
     },
+    waiting(key) {
+      return groups.get(key)?.length ?? 0;
+    },
     size() {
       let count = alone.length;
       for (const group of groups.values()) count += group.length;
@@ -83,19 +88,35 @@ export function createJqQueue(limits: { maxBatch: number; maxBatchBytes: number 
   };
 }
 
+/** What the pool remembers of a key's recent runs. */
+export interface KeyRuns {
+  /** When its last run started. */
+  lastStartAtMs: number;
+  /** A run of the key is being evaluated. */
+  inFlight: boolean;
+  /**
+   * The key is under load: its last run had company, or calls of it queued while it ran. Only then
+   * do its calls wait for the gather window; a lone call (sequential traffic) never waits.
+   */
+  loaded: boolean;
+}
+
 /**
- * How long a key's next batch waits: while calls of one key (a webhook's program) keep coming, its
- * runs start at most every `gatherMs`, so the calls arriving meanwhile share the next run. A key
- * that has not started a run within `gatherMs` (a quiet key) starts at once, and so does a full
- * batch. 0: start now.
+ * How long a key's next batch waits, in ms (0: start now). One run per key at a time: while one
+ * is in flight its calls queue (and share the next run), unless they fill a batch. A key under
+ * load starts runs at most every `gatherMs`, so the calls arriving meanwhile share a run; a key
+ * that is not (a lone call, or a quiet spell longer than the window) starts at once, as does a
+ * full batch.
  */
 export function gatherWaitMs(state: {
   nowMs: number;
-  /** When the key's last run started; undefined if not within memory. */
-  lastStartAtMs: number | undefined;
+  runs: KeyRuns | undefined;
   gatherMs: number;
   full: boolean;
 }): number {
-  if (state.full || state.lastStartAtMs === undefined) return 0;
-  return Math.max(0, state.lastStartAtMs + state.gatherMs - state.nowMs);
+  const { runs } = state;
+  if (state.full || runs === undefined) return 0;
+  if (runs.inFlight) return Number.POSITIVE_INFINITY;
+  if (!runs.loaded) return 0;
+  return Math.max(0, runs.lastStartAtMs + state.gatherMs - state.nowMs);
 }
