@@ -131,6 +131,21 @@ describe("JavaScript transforms: no state carries from one call of a node to the
       "return (() => 1).stash ?? null",
     ],
     ["Math.random", "Math.random = () => 4;", "return Math.random() === 4 ? 'changed' : null"],
+    [
+      "the function behind the Intl global",
+      "Object.getOwnPropertyDescriptor(globalThis, 'Intl').get.stash = payload.s;",
+      "return Object.getOwnPropertyDescriptor(globalThis, 'Intl').get.stash ?? null",
+    ],
+    [
+      "the setter behind Object.prototype.toString",
+      "const set = Object.getOwnPropertyDescriptor(Object.prototype, 'toString').set; set.stash = payload.s; set.prototype.stash = payload.s;",
+      "const set = Object.getOwnPropertyDescriptor(Object.prototype, 'toString').set; return set.stash ?? set.prototype.stash ?? null",
+    ],
+    [
+      "a built-in through the setter called on it",
+      "Object.getOwnPropertyDescriptor(Object.prototype, 'toString').set.call(Array.prototype, () => payload.s);",
+      "return [1, 2].toString() === '1,2' ? null : 'changed'",
+    ],
     ["console", "console.log = () => payload.s;", "return console.log() ?? null"],
   ])("built-ins are frozen: %s", async (name, attack, probe) => {
     // The attack is guarded so the same code probes afterwards; in strict code it throws.

@@ -101,7 +101,9 @@ export const HARDEN_SOURCE = `(function () {
   var keys = ownKeys(g);
   for (i = 0; i < keys.length; i++) {
     var desc = getDescriptor(g, keys[i]);
-    if (keys[i] !== "Intl") roots.push(desc.value, desc.get, desc.set);
+    // Intl itself waits for its getter, but the getter is frozen like everything else.
+    if (keys[i] === "Intl") roots.push(desc.get);
+    else roots.push(desc.value, desc.get, desc.set);
   }
   var strictArguments = (function () { return arguments; })();
   roots.push(
