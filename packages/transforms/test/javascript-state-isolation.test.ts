@@ -267,10 +267,15 @@ describe("the sandbox's warm contexts", () => {
     stats: { warmContexts: number; contextsCreated: number };
   }
 
-  async function drive(calls: DriverCall[]): Promise<DriverStep[]> {
+  async function drive(calls: DriverCall[], overrides: object = {}): Promise<DriverStep[]> {
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      ["--no-node-snapshot", driver, JSON.stringify(options), JSON.stringify(calls)],
+      [
+        "--no-node-snapshot",
+        driver,
+        JSON.stringify({ ...options, ...overrides }),
+        JSON.stringify(calls),
+      ],
       { env: {}, maxBuffer: 16 * 1024 * 1024 },
     );
     return JSON.parse(stdout) as DriverStep[];
@@ -286,10 +291,24 @@ describe("the sandbox's warm contexts", () => {
       { scope: "wh_1\u0000tn_1", code, input: { n: 4 } },
     ]);
     expect(steps.map((step) => step.result.json)).toEqual(["2", "4", "6", "9", "8"]);
-    expect(steps.map((step) => step.stats.contextsCreated)).toEqual([1, 1, 2, 3, 4]);
-    // At most two warm contexts: the third program pushed out the least recently used (wh_1's
-    // first), which therefore needed a new context on its next call.
+    // At most two warm contexts: the third program found both places taken by contexts used
+    // moments ago, so its call had a context of its own, discarded after it; wh_1's first
+    // program kept its place (no new context on its next call).
+    expect(steps.map((step) => step.stats.contextsCreated)).toEqual([1, 1, 2, 3, 3]);
     expect(steps.map((step) => step.stats.warmContexts)).toEqual([1, 1, 2, 2, 2]);
+  });
+
+  it("gives the place of an idle context to a new node", async () => {
+    const code = "return payload.n";
+    const calls = ["a", "b", "c", "a", "b", "c"].map((scope, n) => ({ scope, code, input: { n } }));
+    // Idle at once: every place is up for grabs, as in plain LRU (which a cycle of three nodes
+    // over two places defeats: every call needs a new context).
+    const lru = await drive(calls, { contextIdleMs: 0 });
+    expect(lru.map((step) => step.stats.contextsCreated)).toEqual([1, 2, 3, 4, 5, 6]);
+    // The default (idle for 10 s): "a" and "b" keep their places, only "c" pays each time.
+    const kept = await drive(calls);
+    expect(kept.map((step) => step.stats.contextsCreated)).toEqual([1, 2, 3, 3, 3, 4]);
+    expect(kept.map((step) => step.result.json)).toEqual(["0", "1", "2", "3", "4", "5"]);
   });
 
   it("keeps a context whose call added globals, once the reset has deleted them", async () => {

@@ -12,32 +12,64 @@ export interface QueuedCall {
   overran?: boolean;
   /** Set once the call was in a batch whose process died: it now runs alone. */
   solo?: boolean;
+  /** The sandbox process the call's node prefers (where its warm context most likely is). */
+  home: number;
+}
+
+/**
+ * The process a node's calls prefer: a stable hash of its scope, so each process keeps warm
+ * contexts for its share of the nodes instead of every process for all of them.
+ */
+export function homeProcess(scope: string, processes: number): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < scope.length; index++) {
+    hash ^= scope.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0) % Math.max(1, processes);
 }
 
 /** Input JSON per batch; a single larger call still goes, alone. */
 const MAX_BATCH_INPUT_CHARS = 1024 * 1024;
 
 /**
- * Takes the next calls for a free process out of `free` free ones: a call that must run alone
- * goes alone; otherwise what waits is shared among the free processes (so none idles while
- * another has a queue), up to `maxBatch` calls and about 1 MB of input.
+ * Takes the next calls for free process `process` out of `free` free ones: a call that must run
+ * alone goes alone; otherwise the waiting calls whose home is this process, in order, or, when
+ * none is, the oldest calls whatever their home (so no process idles while another has a queue),
+ * in both cases up to a fair share of the queue, `maxBatch` calls and about 1 MB of input.
  */
 export function takeBatch(
   queue: QueuedCall[],
-  limits: { free: number; maxBatch: number },
+  limits: { free: number; maxBatch: number; process: number },
 ): QueuedCall[] {
   const head = queue[0];
   if (!head || head.solo) return queue.splice(0, 1);
   const limit = Math.min(limits.maxBatch, Math.ceil(queue.length / Math.max(1, limits.free)));
-  let count = 0;
+  const own = pick(queue, limit, (call) => call.home === limits.process);
+  return own.length > 0 ? own : pick(queue, limit, () => true);
+}
+
+/** Removes and returns the first calls `wanted` accepts, stopping at a call that must run alone. */
+function pick(
+  queue: QueuedCall[],
+  limit: number,
+  wanted: (call: QueuedCall) => boolean,
+): QueuedCall[] {
+  const taken: QueuedCall[] = [];
   let chars = 0;
-  for (const call of queue) {
-    if (count === limit || call.solo) break;
-    if (count > 0 && chars + call.inputJson.length > MAX_BATCH_INPUT_CHARS) break;
+  for (let index = 0; index < queue.length && taken.length < limit; ) {
+    const call = queue[index] as QueuedCall;
+    if (call.solo) break;
+    if (!wanted(call)) {
+      index++;
+      continue;
+    }
+    if (taken.length > 0 && chars + call.inputJson.length > MAX_BATCH_INPUT_CHARS) break;
     chars += call.inputJson.length;
-    count++;
+    taken.push(call);
+    queue.splice(index, 1);
   }
-  return queue.splice(0, count);
+  return taken;
 }
 
 /** One message for a batch: each distinct program (scope and code) once, then the calls by index. */

@@ -2,7 +2,7 @@ import { type ChildProcess, fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { exceedsBytes, outputTooLargeMessage } from "../output.js";
 import type { TransformOutcome } from "../types.js";
-import { batchMessage, type QueuedCall, takeBatch } from "./js-batches.js";
+import { batchMessage, homeProcess, type QueuedCall, takeBatch } from "./js-batches.js";
 import { type SandboxCallResult, SandboxMessage } from "./sandbox-messages.js";
 
 export interface JsPoolOptions {
@@ -176,10 +176,10 @@ export function createJsPool(options: JsPoolOptions): JsPool {
   function dispatch(): void {
     if (closed) return;
     let free = slots.filter((slot) => slot.child && slot.ready && !slot.job).length;
-    for (const slot of slots) {
+    for (const [index, slot] of slots.entries()) {
       if (queue.length === 0) return;
       if (!slot.child || !slot.ready || slot.job) continue;
-      const calls = takeBatch(queue, { free: free--, maxBatch: options.maxBatch });
+      const calls = takeBatch(queue, { free: free--, maxBatch: options.maxBatch, process: index });
       const id = nextId++;
       // The isolate enforces each call's time limit itself; this only fires when the process is
       // stuck in native code (a huge allocation) or gone. A batch runs its calls one after
@@ -205,7 +205,7 @@ export function createJsPool(options: JsPoolOptions): JsPool {
         for (const slot of slots) spawn(slot);
       }
       return new Promise<TransformOutcome>((settle) => {
-        queue.push({ scope, code, inputJson, settle });
+        queue.push({ scope, code, inputJson, settle, home: homeProcess(scope, slots.length) });
         dispatch();
       });
     },

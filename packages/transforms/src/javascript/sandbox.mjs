@@ -19,12 +19,13 @@ import {
 
 /**
  * @typedef {{ cpuLimitMs: number, memoryLimitMb: number, maxOutputBytes: number,
- *   warmContexts: number }} SandboxOptions
+ *   warmContexts: number, contextIdleMs?: number }} SandboxOptions
  * @typedef {{ ok: true, json: string } | { ok: false, error: string, timedOut?: true }} SandboxResult
  * @typedef {{ kind: "script", script: ivm.Script }
  *   | { kind: "module", cachedData: ivm.ExternalCopy<ArrayBuffer> | undefined }
  *   | { kind: "invalid", error: string }} Program
- * @typedef {{ context: ivm.Context, reset: ivm.Reference<() => boolean>, calls: number }} Warm
+ * @typedef {{ context: ivm.Context, reset: ivm.Reference<() => boolean>, calls: number,
+ *   lastUsedAt: number }} Warm
  * @typedef {{ isolate: ivm.Isolate, programs: Map<string, Program>, harden: ivm.Script,
  *   moduleRunner: ivm.Script, collect: ivm.Script,
  *   wrapperCache: ivm.ExternalCopy<ArrayBuffer> | undefined,
@@ -34,8 +35,14 @@ import {
 const CACHED_PROGRAMS = 100;
 /** Calls one context serves before it is replaced (bounds whatever a context slowly gathers). */
 export const CALLS_PER_CONTEXT = 1_000;
-/** Heap a hardened context keeps (measured about 100 KB), budgeted on top of the call's limit. */
+/** Heap a hardened context keeps (measured about 230 KB), budgeted on top of the call's limit. */
 const CONTEXT_HEAP_MB = 0.25;
+/**
+ * A full set of warm contexts gives one up for a new node only once its least recently used one
+ * has been idle this long; until then the new node's calls use a context each. (Plain LRU would
+ * thrash: with a few more busy nodes than places, every call would evict the next one needed.)
+ */
+const CONTEXT_IDLE_MS = 10_000;
 /** The reset is our own code and quick; a call that made it slow loses its context. */
 const RESET_TIMEOUT_MS = 50;
 const MODULE_SYNTAX = /\b(?:export|import)\b/;
@@ -81,7 +88,7 @@ export function createSandbox(options) {
       const reset = /** @type {ivm.Reference<() => boolean>} */ (
         rt.harden.runSync(context, { reference: true, timeout: 1_000 })
       );
-      return { context, reset, calls: 0 };
+      return { context, reset, calls: 0, lastUsedAt: 0 };
     } catch (error) {
       if (!rt.isolate.isDisposed) context.release();
       throw error;
@@ -123,12 +130,23 @@ export function createSandbox(options) {
       releaseContext(rt, warm);
       return;
     }
-    rt.warm.set(key, warm);
-    if (rt.warm.size > options.warmContexts) {
-      const [oldestKey, oldest] = rt.warm.entries().next().value ?? [];
-      if (oldestKey !== undefined) rt.warm.delete(oldestKey);
-      if (oldest) releaseContext(rt, oldest);
+    const now = performance.now();
+    const isNew = warm.lastUsedAt === 0;
+    warm.lastUsedAt = now;
+    if (!isNew || rt.warm.size < options.warmContexts) {
+      rt.warm.set(key, warm);
+      return;
     }
+    // Full: a new node takes the place of the least recently used one only if that one is idle.
+    const [oldestKey, oldest] = rt.warm.entries().next().value ?? [];
+    const idleMs = options.contextIdleMs ?? CONTEXT_IDLE_MS;
+    if (oldestKey === undefined || !oldest || now - oldest.lastUsedAt < idleMs) {
+      releaseContext(rt, warm);
+      return;
+    }
+    rt.warm.delete(oldestKey);
+    releaseContext(rt, oldest);
+    rt.warm.set(key, warm);
   }
 
   /** @param {Runtime} rt @param {Warm} warm */
