@@ -254,6 +254,7 @@ async function main() {
           ingressRps: r.rps,
           failed: after.failed,
           drainCpuUsPerEvent: drainCpuUs,
+          drainCpuUsTotal: totalCpu(drainCpuUs),
         };
         rounds.push(row);
         log(
@@ -290,12 +291,20 @@ async function main() {
   };
   summary.drain.ratio = summary.drain.graph / summary.drain.plain;
   summary.e2e.ratio = summary.e2e.graph / summary.e2e.plain;
+  summary.cpu = { plain: of("plain", "drainCpuUsTotal"), graph: of("graph", "drainCpuUsTotal") };
+  summary.cpu.ratio = summary.cpu.plain / summary.cpu.graph;
   Object.assign(results, { rounds, summary, balances, void: balances.some((b) => !b.balanced) });
   log(
     `drain (worker alone), median: plain ${fmt(summary.drain.plain, 0)} events/s, graph ${fmt(summary.drain.graph, 0)} events/s, ratio ${fmt(100 * summary.drain.ratio, 1)}% (graph costs ${fmt(100 * (1 - summary.drain.ratio), 1)}%)`,
   );
   log(
     `end to end, median: plain ${fmt(summary.e2e.plain, 0)} delivered/s, graph ${fmt(summary.e2e.graph, 0)} delivered/s, ratio ${fmt(100 * summary.e2e.ratio, 1)}% (graph costs ${fmt(100 * (1 - summary.e2e.ratio), 1)}%)`,
+  );
+  // CPU is what the two paths compete for on a shared machine, and it moves far less from run to
+  // run than events/s: plain's CPU per event over the graph's is the throughput ratio the CPU
+  // alone allows.
+  log(
+    `CPU per drained event, all processes, median: plain ${fmt(summary.cpu.plain, 0)} µs, graph ${fmt(summary.cpu.graph, 0)} µs, ratio ${fmt(100 * summary.cpu.ratio, 1)}%`,
   );
   mkdirSync(join(ROOT, "bench/results"), { recursive: true });
   const file = join(ROOT, `bench/results/graph-${results.date.replace(/[:.]/g, "-")}.json`);
@@ -305,6 +314,14 @@ async function main() {
     process.exit(1);
   }
   log(`results written to ${file}`);
+}
+
+/** CPU of every process of the run per event: the worker and its sandboxes, Redis, Postgres, receiver. */
+function totalCpu(cpu) {
+  return ["worker", "worker children", "redis", "postgres", "receiver", "receiver children"].reduce(
+    (sum, name) => sum + (cpu[name] ?? 0),
+    0,
+  );
 }
 
 main().catch((error) => {
