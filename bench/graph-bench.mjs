@@ -300,9 +300,8 @@ async function main() {
   log(
     `end to end, median: plain ${fmt(summary.e2e.plain, 0)} delivered/s, graph ${fmt(summary.e2e.graph, 0)} delivered/s, ratio ${fmt(100 * summary.e2e.ratio, 1)}% (graph costs ${fmt(100 * (1 - summary.e2e.ratio), 1)}%)`,
   );
-  // CPU is what the two paths compete for on a shared machine, and it moves far less from run to
-  // run than events/s: plain's CPU per event over the graph's is the throughput ratio the CPU
-  // alone allows.
+  // A cross-check of the throughput ratio: plain's CPU per event (every process) over the graph's
+  // is the ratio the CPU alone allows, when the machine is CPU-bound.
   log(
     `CPU per drained event, all processes, median: plain ${fmt(summary.cpu.plain, 0)} µs, graph ${fmt(summary.cpu.graph, 0)} µs, ratio ${fmt(100 * summary.cpu.ratio, 1)}%`,
   );
