@@ -1,4 +1,10 @@
-import { batchMessage, homeProcess, type QueuedCall, takeBatch } from "./js-batches.js";
+import {
+  batchMessage,
+  homeProcess,
+  type QueuedCall,
+  STEAL_AFTER_MS,
+  takeBatch,
+} from "./js-batches.js";
 
 function call(
   code: string,
@@ -6,40 +12,42 @@ function call(
   solo = false,
   scope = "wh_1\u0000tn_1",
   home = 0,
+  queuedAtMs = 0,
 ): QueuedCall {
-  return { scope, code, inputJson, settle: () => undefined, home, ...(solo ? { solo } : {}) };
+  const fields = { scope, code, inputJson, settle: () => undefined, home, queuedAtMs };
+  return { ...fields, ...(solo ? { solo } : {}) };
+}
+
+/** A free process at time `nowMs` (every home able to serve unless told otherwise). */
+function limits(free: number, maxBatch: number, process = 0, nowMs = 0, homeServes = true) {
+  return { free, maxBatch, process, nowMs, homeServes: () => homeServes };
 }
 
 describe("JavaScript batches", () => {
-  it("shares the queue among free processes up to the batch size", () => {
+  it("takes its own calls up to the batch size, and shares a backlog it steals", () => {
     const queue = Array.from({ length: 10 }, () => call("a"));
-    expect(takeBatch(queue, { free: 2, maxBatch: 32, process: 0 })).toHaveLength(5);
-    expect(takeBatch(queue, { free: 1, maxBatch: 3, process: 0 })).toHaveLength(3);
-    expect(queue).toHaveLength(2);
+    expect(takeBatch(queue, limits(2, 3))).toHaveLength(3);
+    expect(takeBatch(queue, limits(2, 32))).toHaveLength(7);
+    const backlog = Array.from({ length: 10 }, () => call("a", "{}", false, "s", 1));
+    // Process 0 steals (the calls waited long enough) at most its share among two free ones.
+    expect(takeBatch(backlog, limits(2, 32, 0, 100))).toHaveLength(5);
   });
 
   it("sends a call that must run alone by itself, and stops a batch before one", () => {
     const queue = [call("a", "{}", true), call("b"), call("c"), call("d", "{}", true), call("e")];
-    expect(takeBatch(queue, { free: 1, maxBatch: 32, process: 0 }).map((c) => c.code)).toEqual([
-      "a",
-    ]);
-    expect(takeBatch(queue, { free: 1, maxBatch: 32, process: 0 }).map((c) => c.code)).toEqual([
-      "b",
-      "c",
-    ]);
-    expect(takeBatch(queue, { free: 1, maxBatch: 32, process: 0 }).map((c) => c.code)).toEqual([
-      "d",
-    ]);
+    expect(takeBatch(queue, limits(1, 32)).map((c) => c.code)).toEqual(["a"]);
+    expect(takeBatch(queue, limits(1, 32)).map((c) => c.code)).toEqual(["b", "c"]);
+    expect(takeBatch(queue, limits(1, 32)).map((c) => c.code)).toEqual(["d"]);
   });
 
   it("caps a batch by input size but always takes one call", () => {
     const big = "x".repeat(700 * 1024);
     const queue = [call("a", big), call("b", big), call("c", "{}")];
-    expect(takeBatch(queue, { free: 1, maxBatch: 32, process: 0 })).toHaveLength(1);
-    expect(takeBatch(queue, { free: 1, maxBatch: 32, process: 0 })).toHaveLength(2);
+    expect(takeBatch(queue, limits(1, 32))).toHaveLength(1);
+    expect(takeBatch(queue, limits(1, 32))).toHaveLength(2);
   });
 
-  it("takes the calls whose home is the process first, and the oldest others when none is", () => {
+  it("takes the calls whose home is the process first", () => {
     const queue = [
       call("a", "{}", false, "s", 1),
       call("b", "{}", false, "s", 0),
@@ -47,10 +55,22 @@ describe("JavaScript batches", () => {
       call("d", "{}", false, "s", 0),
     ];
     const codes = (calls: QueuedCall[]) => calls.map((taken) => taken.code);
-    expect(codes(takeBatch(queue, { free: 2, maxBatch: 32, process: 0 }))).toEqual(["b", "d"]);
-    // Nothing left whose home is process 0: it takes the oldest rather than idle.
-    expect(codes(takeBatch(queue, { free: 1, maxBatch: 1, process: 0 }))).toEqual(["a"]);
-    expect(codes(takeBatch(queue, { free: 1, maxBatch: 32, process: 1 }))).toEqual(["c"]);
+    expect(codes(takeBatch(queue, limits(2, 32)))).toEqual(["b", "d"]);
+    expect(codes(takeBatch(queue, limits(1, 32, 1)))).toEqual(["a", "c"]);
+  });
+
+  it("takes another process's calls only once they waited, fill a batch, or their home is down", () => {
+    const codes = (calls: QueuedCall[]) => calls.map((taken) => taken.code);
+    const waiting = () => [call("a", "{}", false, "s", 1, 10), call("b", "{}", false, "s", 1, 11)];
+    // Fresh calls of a busy but healthy process 1: process 0 leaves them to it.
+    expect(takeBatch(waiting(), limits(1, 32, 0, 11))).toEqual([]);
+    // The oldest has waited STEAL_AFTER_MS: process 0 takes the oldest calls.
+    expect(STEAL_AFTER_MS).toBe(2);
+    expect(codes(takeBatch(waiting(), limits(1, 32, 0, 12)))).toEqual(["a", "b"]);
+    // A full batch waits: no need to wait for the home.
+    expect(codes(takeBatch(waiting(), limits(1, 2, 0, 11)))).toEqual(["a", "b"]);
+    // The home process is down or starting: nobody to wait for.
+    expect(codes(takeBatch(waiting(), limits(1, 32, 0, 11, false)))).toEqual(["a", "b"]);
   });
 
   it("gives every node a stable home process", () => {

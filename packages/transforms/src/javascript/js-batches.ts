@@ -14,7 +14,16 @@ export interface QueuedCall {
   solo?: boolean;
   /** The sandbox process the call's node prefers (where its warm context most likely is). */
   home: number;
+  /** When the call was queued (performance.now()). */
+  queuedAtMs: number;
 }
+
+/**
+ * How long a call waits for its busy home process before another free process takes it: its
+ * home most likely has its node's warm context, and calls that gather meanwhile go in one message
+ * (each message costs both processes far more than a call in it).
+ */
+export const STEAL_AFTER_MS = 2;
 
 /**
  * The process a node's calls prefer: a stable hash of its scope, so each process keeps warm
@@ -34,19 +43,32 @@ const MAX_BATCH_INPUT_CHARS = 1024 * 1024;
 
 /**
  * Takes the next calls for free process `process` out of `free` free ones: a call that must run
- * alone goes alone; otherwise the waiting calls whose home is this process, in order, or, when
- * none is, the oldest calls whatever their home (so no process idles while another has a queue),
- * in both cases up to a fair share of the queue, `maxBatch` calls and about 1 MB of input.
+ * alone goes alone; otherwise the waiting calls whose home is this process, in order, up to
+ * `maxBatch` calls and about 1 MB of input. When none is, it takes the oldest calls whatever their
+ * home, up to a fair share of the queue (so no process idles while another has a backlog), but only
+ * once the oldest has waited `STEAL_AFTER_MS`, the queue holds a full batch, or the oldest call's
+ * home cannot serve it (`homeServes`); until then it takes nothing.
  */
 export function takeBatch(
   queue: QueuedCall[],
-  limits: { free: number; maxBatch: number; process: number },
+  limits: {
+    free: number;
+    maxBatch: number;
+    process: number;
+    nowMs: number;
+    homeServes: (home: number) => boolean;
+  },
 ): QueuedCall[] {
   const head = queue[0];
   if (!head || head.solo) return queue.splice(0, 1);
+  const own = pick(queue, limits.maxBatch, (call) => call.home === limits.process);
+  if (own.length > 0) return own;
   const limit = Math.min(limits.maxBatch, Math.ceil(queue.length / Math.max(1, limits.free)));
-  const own = pick(queue, limit, (call) => call.home === limits.process);
-  return own.length > 0 ? own : pick(queue, limit, () => true);
+  const steal =
+    limits.nowMs - head.queuedAtMs >= STEAL_AFTER_MS ||
+    queue.length >= limits.maxBatch ||
+    !limits.homeServes(head.home);
+  return steal ? pick(queue, limit, () => true) : [];
 }
 
 /** Removes and returns the first calls `wanted` accepts, stopping at a call that must run alone. */

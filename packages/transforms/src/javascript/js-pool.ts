@@ -2,7 +2,13 @@ import { type ChildProcess, fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { exceedsBytes, outputTooLargeMessage } from "../output.js";
 import type { TransformOutcome } from "../types.js";
-import { batchMessage, homeProcess, type QueuedCall, takeBatch } from "./js-batches.js";
+import {
+  batchMessage,
+  homeProcess,
+  type QueuedCall,
+  STEAL_AFTER_MS,
+  takeBatch,
+} from "./js-batches.js";
 import { type SandboxCallResult, SandboxMessage } from "./sandbox-messages.js";
 
 export interface JsPoolOptions {
@@ -173,13 +179,41 @@ export function createJsPool(options: JsPoolOptions): JsPool {
     dispatch();
   }
 
+  /** Re-dispatches when the oldest call may be taken by a process other than its home. */
+  let stealTimer: NodeJS.Timeout | undefined;
+
   function dispatch(): void {
     if (closed) return;
     let free = slots.filter((slot) => slot.child && slot.ready && !slot.job).length;
+    const nowMs = performance.now();
+    const homeServes = (home: number) => {
+      const slot = slots[home];
+      return slot?.child !== undefined && slot.ready;
+    };
     for (const [index, slot] of slots.entries()) {
       if (queue.length === 0) return;
       if (!slot.child || !slot.ready || slot.job) continue;
-      const calls = takeBatch(queue, { free: free--, maxBatch: options.maxBatch, process: index });
+      const calls = takeBatch(queue, {
+        free: free--,
+        maxBatch: options.maxBatch,
+        process: index,
+        nowMs,
+        homeServes,
+      });
+      if (calls.length === 0) {
+        // What waits belongs to a busy process: give it a moment before another takes it.
+        const head = queue[0];
+        if (head && !stealTimer) {
+          stealTimer = setTimeout(
+            () => {
+              stealTimer = undefined;
+              dispatch();
+            },
+            Math.max(1, Math.ceil(head.queuedAtMs + STEAL_AFTER_MS - nowMs)),
+          );
+        }
+        continue;
+      }
       const id = nextId++;
       // The isolate enforces each call's time limit itself; this only fires when the process is
       // stuck in native code (a huge allocation) or gone. A batch runs its calls one after
@@ -205,12 +239,20 @@ export function createJsPool(options: JsPoolOptions): JsPool {
         for (const slot of slots) spawn(slot);
       }
       return new Promise<TransformOutcome>((settle) => {
-        queue.push({ scope, code, inputJson, settle, home: homeProcess(scope, slots.length) });
+        queue.push({
+          scope,
+          code,
+          inputJson,
+          settle,
+          home: homeProcess(scope, slots.length),
+          queuedAtMs: performance.now(),
+        });
         dispatch();
       });
     },
     async close() {
       closed = true;
+      clearTimeout(stealTimer);
       const exits: Promise<unknown>[] = [];
       for (const slot of slots) {
         if (slot.job) {
