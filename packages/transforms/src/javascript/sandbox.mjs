@@ -118,35 +118,48 @@ export function createSandbox(options) {
   function returnContext(rt, key, warm, reusable) {
     if (rt.isolate.isDisposed) return;
     warm.calls++;
-    let clean = false;
-    if (reusable && warm.calls < CALLS_PER_CONTEXT) {
-      try {
-        clean = warm.reset.applySync(undefined, [], { timeout: RESET_TIMEOUT_MS }) === true;
-      } catch {
-        clean = false;
-      }
-    }
-    if (!clean || rt.isolate.isDisposed) {
-      releaseContext(rt, warm);
-      return;
-    }
     const now = performance.now();
     const isNew = warm.lastUsedAt === 0;
     warm.lastUsedAt = now;
-    if (!isNew || rt.warm.size < options.warmContexts) {
-      rt.warm.set(key, warm);
-      return;
-    }
-    // Full: a new node takes the place of the least recently used one only if that one is idle.
-    const [oldestKey, oldest] = rt.warm.entries().next().value ?? [];
-    const idleMs = options.contextIdleMs ?? CONTEXT_IDLE_MS;
-    if (oldestKey === undefined || !oldest || now - oldest.lastUsedAt < idleMs) {
+    // A new node's context is kept only where there is room, or in place of an idle one; the
+    // decision comes first so a context about to be dropped is not reset for nothing.
+    const evict = isNew && rt.warm.size >= options.warmContexts ? idleVictim(rt, now) : undefined;
+    const keep =
+      (!isNew || rt.warm.size < options.warmContexts || evict !== undefined) &&
+      reusable &&
+      warm.calls < CALLS_PER_CONTEXT &&
+      reset(warm);
+    if (!keep || rt.isolate.isDisposed) {
       releaseContext(rt, warm);
       return;
     }
-    rt.warm.delete(oldestKey);
-    releaseContext(rt, oldest);
+    if (evict) {
+      rt.warm.delete(evict.key);
+      releaseContext(rt, evict.warm);
+    }
     rt.warm.set(key, warm);
+  }
+
+  /**
+   * The least recently used warm context, when it has been idle long enough to give its place to
+   * a new node. @param {Runtime} rt @param {number} now
+   * @returns {{ key: string, warm: Warm } | undefined}
+   */
+  function idleVictim(rt, now) {
+    const [key, warm] = rt.warm.entries().next().value ?? [];
+    if (key === undefined || !warm) return undefined;
+    return now - warm.lastUsedAt >= (options.contextIdleMs ?? CONTEXT_IDLE_MS)
+      ? { key, warm }
+      : undefined;
+  }
+
+  /** Brings a context back to its baseline; false when it cannot be. @param {Warm} warm */
+  function reset(warm) {
+    try {
+      return warm.reset.applySync(undefined, [], { timeout: RESET_TIMEOUT_MS }) === true;
+    } catch {
+      return false;
+    }
   }
 
   /** @param {Runtime} rt @param {Warm} warm */
