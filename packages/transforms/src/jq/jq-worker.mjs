@@ -74,21 +74,19 @@ console.log = () => {};
 
 /** @param {number} pointer @returns {string} */
 function readCString(pointer) {
-  const heap = new Uint8Array(/** @type {WasmMemory} */ (memory).buffer);
+  const { heap } = memoryViews();
   let end = pointer;
   while (heap[end] !== 0 && end < heap.length) end++;
   return decoder.decode(heap.subarray(pointer, end));
 }
 
-/** @param {number} iov @param {number} index @returns {[number, number]} pointer and length */
-function ioVector(iov, index) {
-  const view = new DataView(/** @type {WasmMemory} */ (memory).buffer);
-  return [view.getUint32(iov + 8 * index, true), view.getUint32(iov + 8 * index + 4, true)];
-}
-
-/** @param {number} pointer @param {number} value */
-function writeU32(pointer, value) {
-  new DataView(/** @type {WasmMemory} */ (memory).buffer).setUint32(pointer, value, true);
+/**
+ * Views of jq's memory as it is now (it may have grown since the last call, which replaces the
+ * buffer): bytes, and 32-bit little-endian words for the I/O vectors and counts.
+ */
+function memoryViews() {
+  const buffer = /** @type {WasmMemory} */ (memory).buffer;
+  return { heap: new Uint8Array(buffer), view: new DataView(buffer) };
 }
 
 /** jq's reads of its input: the batch's bytes, then (blocking) the next batch, or the end. */
@@ -96,21 +94,19 @@ function writeU32(pointer, value) {
 function readHook(original) {
   return (fd, iov, iovcnt, pnum) => {
     if (fd !== inputFd) return original(fd, iov, iovcnt, pnum);
-    if (inputOffset >= input.length && !continueWithNextBatch()) {
-      writeU32(pnum, 0);
-      return 0;
-    }
-    const heap = new Uint8Array(/** @type {WasmMemory} */ (memory).buffer);
+    const more = inputOffset < input.length || continueWithNextBatch();
+    const { heap, view } = memoryViews();
     let read = 0;
-    for (let index = 0; index < iovcnt; index++) {
-      const [pointer, length] = ioVector(iov, index);
+    for (let index = 0; more && index < iovcnt; index++) {
+      const pointer = view.getUint32(iov + 8 * index, true);
+      const length = view.getUint32(iov + 8 * index + 4, true);
       const take = Math.min(length, input.length - inputOffset);
       heap.set(input.subarray(inputOffset, inputOffset + take), pointer);
       inputOffset += take;
       read += take;
       if (take < length) break;
     }
-    writeU32(pnum, read);
+    view.setUint32(pnum, read, true);
     return 0;
   };
 }
@@ -120,10 +116,11 @@ function readHook(original) {
 function writeHook(original) {
   return (fd, iov, iovcnt, pnum) => {
     if (fd !== 1 && fd !== 2) return original(fd, iov, iovcnt, pnum);
-    const heap = new Uint8Array(/** @type {WasmMemory} */ (memory).buffer);
+    const { heap, view } = memoryViews();
     let written = 0;
     for (let index = 0; index < iovcnt; index++) {
-      const [pointer, length] = ioVector(iov, index);
+      const pointer = view.getUint32(iov + 8 * index, true);
+      const length = view.getUint32(iov + 8 * index + 4, true);
       written += length;
       if (fd === 1) {
         stdoutChars += length;
@@ -134,7 +131,7 @@ function writeHook(original) {
         stderr.push(Buffer.from(heap.subarray(pointer, pointer + length)));
       }
     }
-    writeU32(pnum, written);
+    view.setUint32(pnum, written, true);
     return 0;
   };
 }
