@@ -7,7 +7,7 @@ import {
   parseBatchOutput,
   wrapJqProgram,
 } from "./jq-program.js";
-import { createJqQueue, gatherWaitMs, type KeyRuns, type QueuedJqCall } from "./jq-queue.js";
+import { createJqQueue, createKeyRunTracker, type QueuedJqCall } from "./jq-queue.js";
 import {
   compileJqModule,
   type JqWorkerThread,
@@ -200,8 +200,7 @@ export function createJqPool(options: JqPoolOptions): JqPool {
     }
   }
 
-  /** Recent runs per key, oldest start first (entries past the gather window are pruned). */
-  const keyRuns = new Map<string, KeyRuns>();
+  const keyRuns = createKeyRunTracker(options.gatherMs);
   let gatherTimer: NodeJS.Timeout | undefined;
   let gatherDueAt = 0;
 
@@ -210,17 +209,13 @@ export function createJqPool(options: JqPoolOptions): JqPool {
       const free = slots.filter((slot) => slot.worker && slot.ready && !slot.job);
       if (free.length === 0) return;
       const now = performance.now();
-      const calls = queue.next(
-        (key, full) =>
-          gatherWaitMs({ nowMs: now, runs: keyRuns.get(key), gatherMs: options.gatherMs, full }) ===
-          0,
-      );
+      const calls = queue.next((key, full) => keyRuns.waitMs(key, full, now) === 0);
       if (!calls) {
         scheduleGather(now);
         return;
       }
       const key = (calls[0] as QueuedJqCall).key;
-      runStarted(key, calls.length, now);
+      keyRuns.started(key, calls.length, now);
       // The thread already running this key's jq `main` continues it; otherwise one running none,
       // or else any (its `main` ends and a new one starts).
       const slot =
@@ -231,38 +226,17 @@ export function createJqPool(options: JqPoolOptions): JqPool {
     }
   }
 
-  function runStarted(key: string, calls: number, now: number): void {
-    keyRuns.delete(key);
-    keyRuns.set(key, { lastStartAtMs: now, inFlight: true, loaded: calls > 1 });
-    // Entries are in start order; those past the window with nothing in flight no longer matter.
-    for (const [oldKey, runs] of keyRuns) {
-      if (runs.inFlight || runs.lastStartAtMs + options.gatherMs > now) break;
-      keyRuns.delete(oldKey);
-    }
-  }
-
   /** A run is over: calls of its key that queued meanwhile mean the key is under load. */
   function runEnded(job: RunningJob): void {
     const key = (job.calls[0] as QueuedJqCall).key;
-    const runs = keyRuns.get(key);
-    if (!runs) return;
-    runs.inFlight = false;
-    if (queue.waiting(key) > 0) runs.loaded = true;
+    keyRuns.ended(key, queue.waiting(key));
   }
 
   /** Calls wait only for their key's gather window: dispatch again when the first one ends. */
   function scheduleGather(now: number): void {
     let waitMs = Number.POSITIVE_INFINITY;
     for (const key of queue.keys()) {
-      waitMs = Math.min(
-        waitMs,
-        gatherWaitMs({
-          nowMs: now,
-          runs: keyRuns.get(key),
-          gatherMs: options.gatherMs,
-          full: false,
-        }),
-      );
+      waitMs = Math.min(waitMs, keyRuns.waitMs(key, false, now));
     }
     // Keys with a run in flight are dispatched when it ends.
     if (!Number.isFinite(waitMs)) return;

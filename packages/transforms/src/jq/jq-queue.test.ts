@@ -1,4 +1,4 @@
-import { createJqQueue, gatherWaitMs, type QueuedJqCall } from "./jq-queue.js";
+import { createJqQueue, createKeyRunTracker, gatherWaitMs, type QueuedJqCall } from "./jq-queue.js";
 
 function call(key: string, inputJson = "{}"): QueuedJqCall {
   return { key, program: ".", inputJson, settle: () => undefined };
@@ -103,5 +103,45 @@ describe("jq gathering", () => {
     expect(gatherWaitMs({ ...hot, runs: { ...loaded, lastStartAtMs: 980 } })).toBe(0);
     expect(gatherWaitMs({ ...hot, full: true })).toBe(0);
     expect(gatherWaitMs({ ...hot, gatherMs: 0 })).toBe(0);
+  });
+});
+
+describe("jq key runs", () => {
+  it("never makes sequential lone calls wait", () => {
+    const runs = createKeyRunTracker(10);
+    for (let at = 0; at < 50; at += 1) {
+      expect(runs.waitMs("a", false, at)).toBe(0);
+      runs.started("a", 1, at);
+      runs.ended("a", 0);
+    }
+  });
+
+  it("holds a key while its run is in flight, then gathers for the window once it is under load", () => {
+    const runs = createKeyRunTracker(10);
+    runs.started("a", 1, 100);
+    expect(runs.waitMs("a", false, 101)).toBe(Number.POSITIVE_INFINITY);
+    expect(runs.waitMs("a", true, 101)).toBe(0);
+    // Two calls queued while the run was in flight: the key is under load.
+    runs.ended("a", 2);
+    expect(runs.waitMs("a", false, 103)).toBe(7);
+    expect(runs.waitMs("a", false, 110)).toBe(0);
+    // A batch with company also marks the key as under load; other keys are unaffected.
+    runs.started("b", 5, 200);
+    runs.ended("b", 0);
+    expect(runs.waitMs("b", false, 204)).toBe(6);
+    expect(runs.waitMs("c", false, 204)).toBe(0);
+  });
+
+  it("forgets keys past the window with nothing in flight", () => {
+    const runs = createKeyRunTracker(10);
+    for (let key = 0; key < 100; key++) {
+      runs.started(`k${key}`, 1, key * 20);
+      runs.ended(`k${key}`, 0);
+    }
+    expect(runs.size).toBeLessThanOrEqual(2);
+    runs.started("busy", 1, 5_000);
+    runs.started("later", 1, 6_000);
+    // "busy" is still in flight: it and everything after it are kept.
+    expect(runs.size).toBe(2);
   });
 });

@@ -120,3 +120,42 @@ export function gatherWaitMs(state: {
   if (!runs.loaded) return 0;
   return Math.max(0, runs.lastStartAtMs + state.gatherMs - state.nowMs);
 }
+
+/** The pool's memory of each key's recent runs, which decides when a key's next batch may start. */
+export interface KeyRunTracker {
+  /** A batch of `calls` calls of the key started now. */
+  started(key: string, calls: number, nowMs: number): void;
+  /** The key's run ended; `waiting` calls of the key queued meanwhile. */
+  ended(key: string, waiting: number): void;
+  /** How long the key's next batch waits (see `gatherWaitMs`). */
+  waitMs(key: string, full: boolean, nowMs: number): number;
+  /** Keys remembered (those past the window with nothing in flight are forgotten). */
+  readonly size: number;
+}
+
+export function createKeyRunTracker(gatherMs: number): KeyRunTracker {
+  /** Oldest start first, so forgetting stops at the first entry that still matters. */
+  const runs = new Map<string, KeyRuns>();
+  return {
+    started(key, calls, nowMs) {
+      runs.delete(key);
+      runs.set(key, { lastStartAtMs: nowMs, inFlight: true, loaded: calls > 1 });
+      for (const [oldKey, old] of runs) {
+        if (old.inFlight || old.lastStartAtMs + gatherMs > nowMs) break;
+        runs.delete(oldKey);
+      }
+    },
+    ended(key, waiting) {
+      const entry = runs.get(key);
+      if (!entry) return;
+      entry.inFlight = false;
+      if (waiting > 0) entry.loaded = true;
+    },
+    waitMs(key, full, nowMs) {
+      return gatherWaitMs({ nowMs, runs: runs.get(key), gatherMs, full });
+    },
+    get size() {
+      return runs.size;
+    },
+  };
+}
