@@ -96,3 +96,45 @@ describe("batches of JavaScript calls", () => {
     expect(sandboxPids()).not.toContain(before);
   });
 });
+
+describe("a node's home sandbox process", () => {
+  it("lets another process take a node's call when its home stays busy", async () => {
+    const twoProcesses = createTransformRunner({ jsProcesses: 2 });
+    const call = (template: string, n: number) =>
+      twoProcesses.run({
+        mode: "javascript",
+        template,
+        payload: { n },
+        context: { eventId: `evt_${n}`, webhookId: "wh_home", nodeId: "tn_home" },
+      });
+    try {
+      // Both processes start on first use; make sure both are serving before the race below.
+      await Promise.all(
+        Array.from({ length: 8 }, (_, n) =>
+          twoProcesses.run({
+            mode: "javascript",
+            template: "return payload.n",
+            payload: { n },
+            context: { eventId: `evt_w${n}`, webhookId: `wh_w${n}`, nodeId: "tn_1" },
+          }),
+        ),
+      );
+      const settled: string[] = [];
+      // Same node, so the same home: the loop keeps the home busy for two time limits (it runs
+      // once more before failing); the quick call must not wait for it.
+      const loop = call("if (payload.n === 1) for (;;) {}\nreturn payload.n", 1).then((result) => {
+        settled.push("loop");
+        return result;
+      });
+      const quick = call("if (payload.n === 1) for (;;) {}\nreturn payload.n", 2).then((result) => {
+        settled.push("quick");
+        return result;
+      });
+      expect(await quick).toMatchObject({ ok: true, output: 2 });
+      expect(await loop).toMatchObject({ ok: false, error: expect.stringMatching(/time limit/) });
+      expect(settled).toEqual(["quick", "loop"]);
+    } finally {
+      await twoProcesses.close();
+    }
+  });
+});
