@@ -184,6 +184,27 @@ describe("JavaScript transforms: no state carries from one call of a node to the
     expect(await run(code, {}, "tn_module")).toEqual(expect.objectContaining({ output: [1, 1] }));
   });
 
+  it("the function around function-form code keeps nothing", async () => {
+    // Sloppy code reaches the function that holds it as arguments.callee; it is frozen.
+    const code =
+      "if (payload.s) { arguments.callee.stash = payload.s; arguments.callee.prototype.stash = payload.s; }\nreturn arguments.callee.stash ?? arguments.callee.prototype.stash ?? null;";
+    expect(await run(code, { s: "s3cr3t" }, "tn_callee")).toMatchObject({ ok: true });
+    expect(await run(code, {}, "tn_callee")).toEqual(
+      expect.objectContaining({ ok: true, output: null }),
+    );
+  });
+
+  it("a module's exported function is new on every call", async () => {
+    const code =
+      "export default function transform(payload) { if (payload.s) transform.stash = payload.s; return transform.stash ?? null; }";
+    expect(await run(code, { s: "s3cr3t" }, "tn_module_fn")).toEqual(
+      expect.objectContaining({ ok: true, output: "s3cr3t" }),
+    );
+    expect(await run(code, {}, "tn_module_fn")).toEqual(
+      expect.objectContaining({ ok: true, output: null }),
+    );
+  });
+
   it("function-form declarations start over on every call", async () => {
     const code = "var n = (typeof n === 'number' ? n : 0) + 1;\nfunction transform() { return n; }";
     expect(await run(code, {}, "tn_fn")).toEqual(expect.objectContaining({ output: 1 }));
@@ -328,28 +349,63 @@ describe("the sandbox's warm contexts", () => {
     expect(steps.map((step) => step.stats.contextsCreated)).toEqual([1, 1, 2]);
   });
 
-  it("discards a context after a time limit, a failed reset or a failed module, not after the user's own exception", async () => {
-    const module = "throw new Error('top');\nexport default () => 1;";
+  it("serves a module's calls from one context, its top level run anew each time", async () => {
+    const module =
+      "let calls = 0;\nif (payload_is_bad()) throw new Error('top');\nfunction payload_is_bad() { return false; }\nexport default (payload) => { calls += 1; if (payload.bad) throw new Error('bad'); return calls; };";
     const steps = await drive([
-      { scope: "s", code: "if (payload.loop) for (;;) {}\nreturn 1", input: {} },
-      { scope: "s", code: "if (payload.loop) for (;;) {}\nreturn 1", input: { loop: true } },
-      { scope: "s", code: "if (payload.loop) for (;;) {}\nreturn 1", input: {} },
-      { scope: "t", code: "throw new Error('mine')", input: {}, repeat: 3 },
+      { scope: "m", code: module, input: {}, repeat: 3 },
+      { scope: "m", code: module, input: { bad: true } },
+      { scope: "m", code: module, input: {} },
       {
-        scope: "u",
-        code: "Object.defineProperty(globalThis, 'kept', { value: 1, configurable: false }); return 1",
+        scope: "n",
+        code: "throw new Error('top');\nexport default () => 1;",
         input: {},
-        repeat: 2,
+        repeat: 3,
       },
-      { scope: "v", code: module, input: {}, repeat: 2 },
     ]);
+    expect(steps.map((step) => step.result.json ?? step.result.error)).toEqual([
+      "1",
+      "Error: bad",
+      "1",
+      "Error: top",
+    ]);
+    // A module's top level throwing is the user's own exception: the context stays.
+    expect(steps.map((step) => step.stats.contextsCreated)).toEqual([1, 1, 1, 2]);
+  });
+
+  it("evaluates a module it cannot run as a function as a module, on every call", async () => {
+    const module = "export default () => typeof import.meta;";
+    const steps = await drive([{ scope: "meta", code: module, input: {}, repeat: 3 }]);
+    expect(steps[0]?.result).toEqual({ ok: true, json: '"object"' });
+    expect(steps[0]?.stats).toEqual({ warmContexts: 1, contextsCreated: 1 });
+  });
+
+  it("discards a context after a time limit, a failed reset or a failed module, not after the user's own exception", async () => {
+    // import.meta keeps this one a real module (evaluated per call, outside the runner).
+    const module = "throw new Error('top' + typeof import.meta);\nexport default () => 1;";
+    const steps = await drive(
+      [
+        { scope: "s", code: "if (payload.loop) for (;;) {}\nreturn 1", input: {} },
+        { scope: "s", code: "if (payload.loop) for (;;) {}\nreturn 1", input: { loop: true } },
+        { scope: "s", code: "if (payload.loop) for (;;) {}\nreturn 1", input: {} },
+        { scope: "t", code: "throw new Error('mine')", input: {}, repeat: 3 },
+        {
+          scope: "u",
+          code: "Object.defineProperty(globalThis, 'kept', { value: 1, configurable: false }); return 1",
+          input: {},
+          repeat: 2,
+        },
+        { scope: "v", code: module, input: {}, repeat: 2 },
+      ],
+      { warmContexts: 4 },
+    );
     expect(steps.map((step) => step.result.ok)).toEqual([true, false, true, false, true, false]);
     expect(steps[1]?.result.error).toMatch(/time limit/);
     expect(steps[3]?.result.error).toBe("Error: mine");
-    expect(steps[5]?.result.error).toMatch(/top/);
+    expect(steps[5]?.result.error).toMatch(/topobject/);
     // The time limit costs the context (+1 for the next call); the user's exceptions keep theirs
     // (+1 for three calls); the permanent global fails the reset after each call (+2); the module
-    // whose top level throws loses its context after each call (+2).
+    // whose top level throws loses its context after each call (+2), with room to keep it.
     expect(steps.map((step) => step.stats.contextsCreated)).toEqual([1, 1, 2, 3, 5, 7]);
   });
 });

@@ -1,10 +1,9 @@
 // @ts-check
 // Source text evaluated inside the isolates. A context is hardened once (HARDEN_SOURCE) and then
-// serves many calls of one node; the runner calls the user's function with copies of the payload
-// and context, then hands back one string: "O" + JSON output, or "E" + error message.
-// When the function returns a promise, the runner answers "P" and leaves the final string in
-// __hookflow_result once the promise settles; microtasks run before the script's run ends (and
-// within its time limit), so the collector script finds it there or never will.
+// serves many calls of one node: the node's program is installed in it once (a runner holding the
+// user's code as a function), and each call is one call of that runner, which calls the user's
+// function with copies of the payload and context and hands back one string: "O" + JSON output,
+// "E" + error message, or "P" for a promise (see runnerSource).
 
 /** Module specifier under which the wrapper module imports the user's module. */
 export const USER_MODULE_SPECIFIER = "hookflow:transform";
@@ -140,14 +139,27 @@ export const HARDEN_SOURCE = `(function () {
 export const WRAPPER_MODULE_SOURCE = `import transform from "${USER_MODULE_SPECIFIER}";
 globalThis.__hookflow_fn = transform;`;
 
-/** @param {number} maxOutputChars */
+/**
+ * The runner of one program in one context: `(user, isFactory) => run`. `user` is the transform
+ * function, or (`isFactory`) a function that runs a module's top level and returns its default
+ * export. `run(inputJson)` calls it with copies of the payload and context and answers one
+ * string: "O" + JSON output, "E" + error message, or "P" when the transform returned a promise;
+ * microtasks run before the call that returned "P" ends (within its time limit), so `run(null)`
+ * then answers the settled outcome, or that it never settled. The runner keeps no state of a call
+ * past the next one, and user code cannot reach it. `ours`: `user` is our wrapper around the
+ * user's code (reachable from sloppy code as `arguments.callee`), so it and its prototype are
+ * frozen: nothing can be left on them for a later call.
+ * @param {number} maxOutputChars
+ */
 function runnerSource(maxOutputChars) {
-  return `(function (user) {
+  return `(function (user, isFactory, ours) {
+  "use strict";
   var parse = JSON.parse, stringify = JSON.stringify, P = Promise, max = ${maxOutputChars};
-  var raw = globalThis.__hookflow_input;
-  delete globalThis.__hookflow_input;
-  delete globalThis.__hookflow_fn;
-  var input = parse(raw);
+  var pending;
+  if (ours) {
+    Object.freeze(user);
+    if (user.prototype) Object.freeze(user.prototype);
+  }
   function describe(error) {
     try {
       if (error instanceof Error) return String(error.name) + ": " + String(error.message);
@@ -167,39 +179,65 @@ function runnerSource(maxOutputChars) {
     if (json.length > max) return "Etransform output exceeds the " + max + "-byte limit";
     return "O" + json;
   }
-  if (typeof user !== "function") return "Ethe module's default export is not a function";
-  var result, then;
-  try {
-    result = user(input.payload, input.context);
-    then = result !== null && (typeof result === "object" || typeof result === "function") ? result.then : undefined;
-  } catch (error) { return fail(error); }
-  if (typeof then !== "function") return finish(result);
-  function store(outcome) { globalThis.__hookflow_result = outcome; }
-  P.resolve(result).then(finish, fail).then(store, function () { store("Ethe transform's promise failed"); });
-  return "P";
+  function settle(outcome) { pending = outcome; }
+  return function run(raw) {
+    if (raw === null) {
+      var outcome = pending;
+      pending = undefined;
+      return typeof outcome === "string" ? outcome : "Ethe transform returned a promise that never settles";
+    }
+    pending = undefined;
+    var input = parse(raw), fn = user, result, then;
+    try {
+      if (isFactory) fn = user();
+      if (typeof fn !== "function") return "Ethe module's default export is not a function";
+      result = fn(input.payload, input.context);
+      then = result !== null && (typeof result === "object" || typeof result === "function") ? result.then : undefined;
+    } catch (error) { return fail(error); }
+    if (typeof then !== "function") return finish(result);
+    P.resolve(result).then(finish, fail).then(settle, function () { settle("Ethe transform's promise failed"); });
+    return "P";
+  };
 })`;
 }
 
-export const COLLECT_SOURCE = `(function () {
-  var outcome = globalThis.__hookflow_result;
-  delete globalThis.__hookflow_result;
-  return typeof outcome === "string" ? outcome : "Ethe transform returned a promise that never settles";
-})()`;
-
 /**
  * A script for code in function form: the body of `function transform(payload, context)`, or
- * code defining `function transform(payload, context)`.
+ * code defining `function transform(payload, context)`. Run once in a context, it evaluates to
+ * that context's runner; each call then runs the code anew (its declarations are per call).
  * @param {string} code
  * @param {number} maxOutputChars
  * @returns {{ source: string, lineOffset: number }} lineOffset maps the user's first line to 1
  */
 export function functionFormScript(code, maxOutputChars) {
   const head = `${runnerSource(maxOutputChars)}(function (payload, context) {\n`;
-  const tail = `\n;if (typeof transform === "function") return transform(payload, context);\n});`;
+  const tail = `\n;if (typeof transform === "function") return transform(payload, context);\n}, false, true);`;
   return { source: head + code + tail, lineOffset: -(head.split("\n").length - 1) };
 }
 
-/** @param {number} maxOutputChars */
+/**
+ * A script for a module rewritten as a function body (module-rewrite.mjs): run once in a context,
+ * it evaluates to that context's runner; each call runs the module's top level anew, as a fresh
+ * module evaluation would, and calls its default export.
+ * @param {string} body
+ * @param {number} maxOutputChars
+ * @returns {{ source: string, lineOffset: number }}
+ */
+export function moduleFunctionScript(body, maxOutputChars) {
+  const head = `${runnerSource(maxOutputChars)}(function () {"use strict";\n`;
+  const tail = `\n}, true, true);`;
+  return { source: head + body + tail, lineOffset: -(head.split("\n").length - 1) };
+}
+
+/**
+ * For a module that stays a module: evaluated after the wrapper module (which leaves the default
+ * export in a global), it takes that export and evaluates to a runner for it.
+ * @param {number} maxOutputChars
+ */
 export function moduleRunnerScript(maxOutputChars) {
-  return `${runnerSource(maxOutputChars)}(globalThis.__hookflow_fn);`;
+  return `(function () {
+  var user = globalThis.__hookflow_fn;
+  delete globalThis.__hookflow_fn;
+  return ${runnerSource(maxOutputChars)}(user, false, false);
+})()`;
 }

@@ -1,17 +1,19 @@
 // @ts-check
 // One isolated-vm isolate per sandbox process, and in it one warm context per node: a context is
-// hardened once (built-ins frozen, see HARDEN_SOURCE) and then serves up to CALLS_PER_CONTEXT
-// calls of the same code of the same node; after each call a reset deletes every global the call
-// added, and a context that cannot be brought back to its baseline, or whose call was stopped by a
-// limit, is discarded. Runs inside a sandbox process (sandbox-host.mjs), so even a crash of V8
+// hardened once (built-ins frozen, see HARDEN_SOURCE), gets the node's program installed once (a
+// runner around the user's code, compiled once per isolate) and then serves up to
+// CALLS_PER_CONTEXT calls of the same code of the same node, each one call of that runner; after
+// each call a reset deletes every global the call added, and a context that cannot be brought back
+// to its baseline, or whose call was stopped by a limit, is discarded. Runs inside a sandbox process (sandbox-host.mjs), so even a crash of V8
 // cannot take the worker down. The process does nothing else, so every isolate operation is
 // synchronous: a call runs on the process's own thread, without the thread hand-offs (each a
 // costly wake-up) of the async API.
 import ivm from "isolated-vm";
+import { moduleAsFunctionBody } from "./module-rewrite.mjs";
 import {
-  COLLECT_SOURCE,
   functionFormScript,
   HARDEN_SOURCE,
+  moduleFunctionScript,
   moduleRunnerScript,
   USER_MODULE_SPECIFIER,
   WRAPPER_MODULE_SOURCE,
@@ -21,14 +23,17 @@ import {
  * @typedef {{ cpuLimitMs: number, memoryLimitMb: number, maxOutputBytes: number,
  *   warmContexts: number, contextIdleMs?: number }} SandboxOptions
  * @typedef {{ ok: true, json: string } | { ok: false, error: string, timedOut?: true }} SandboxResult
+ * @typedef {ivm.Reference<(raw: string | null) => string>} Runner
  * @typedef {{ kind: "script", script: ivm.Script }
  *   | { kind: "module", cachedData: ivm.ExternalCopy<ArrayBuffer> | undefined }
  *   | { kind: "invalid", error: string }} Program
+ *   A "script" evaluates to the program's runner (function form, or a module rewritten as a
+ *   function); a "module" stays a module, evaluated anew on every call.
  * @typedef {{ context: ivm.Context, reset: ivm.Reference<() => boolean>, calls: number,
- *   lastUsedAt: number }} Warm
+ *   lastUsedAt: number, runner: Runner | undefined }} Warm
+ *   `runner`: the program installed in the context (a "script" program; a context serves one).
  * @typedef {{ isolate: ivm.Isolate, programs: Map<string, Program>, harden: ivm.Script,
- *   moduleRunner: ivm.Script, collect: ivm.Script,
- *   wrapperCache: ivm.ExternalCopy<ArrayBuffer> | undefined,
+ *   moduleRunner: ivm.Script, wrapperCache: ivm.ExternalCopy<ArrayBuffer> | undefined,
  *   warm: Map<string, Warm>, spare: Warm | undefined }} Runtime
  */
 
@@ -72,7 +77,6 @@ export function createSandbox(options) {
       programs: new Map(),
       harden: isolate.compileScriptSync(HARDEN_SOURCE),
       moduleRunner: isolate.compileScriptSync(moduleRunnerScript(options.maxOutputBytes)),
-      collect: isolate.compileScriptSync(COLLECT_SOURCE),
       wrapperCache,
       warm: new Map(),
       spare: undefined,
@@ -88,7 +92,7 @@ export function createSandbox(options) {
       const reset = /** @type {ivm.Reference<() => boolean>} */ (
         rt.harden.runSync(context, { reference: true, timeout: 1_000 })
       );
-      return { context, reset, calls: 0, lastUsedAt: 0 };
+      return { context, reset, calls: 0, lastUsedAt: 0, runner: undefined };
     } catch (error) {
       if (!rt.isolate.isDisposed) context.release();
       throw error;
@@ -166,6 +170,7 @@ export function createSandbox(options) {
   function releaseContext(rt, warm) {
     if (rt.isolate.isDisposed) return;
     warm.reset.release();
+    warm.runner?.release();
     warm.context.release();
   }
 
@@ -220,6 +225,8 @@ export function createSandbox(options) {
     const key = `${scope}\u0000${code}`;
     /** @type {Warm | undefined} */
     let warm;
+    /** A module's runner, made for this call only. @type {Runner | undefined} */
+    let moduleRunner;
     // Only a call that ended normally (a result or the user's own exception) leaves its context
     // fit for reuse; one stopped by a limit or by anything unexpected may have left it half-done.
     let reusable = false;
@@ -229,15 +236,18 @@ export function createSandbox(options) {
       warm = takeContext(rt, key);
       const context = warm.context;
       started = performance.now();
-      let script = program.kind === "script" ? program.script : rt.moduleRunner;
-      if (program.kind === "module") {
+      /** @type {Runner} */
+      let runner;
+      if (program.kind === "script") {
+        warm.runner ??= program.script.runSync(context, { reference: true, timeout: remaining() });
+        runner = warm.runner;
+      } else {
         evaluateModule(rt, context, code, program, remaining());
-        script = rt.moduleRunner;
+        moduleRunner = rt.moduleRunner.runSync(context, { reference: true, timeout: remaining() });
+        runner = moduleRunner;
       }
-      context.global.setSync("__hookflow_input", inputJson);
-      let output = script.runSync(context, { timeout: remaining(), copy: true });
-      if (output === "P")
-        output = rt.collect.runSync(context, { timeout: remaining(), copy: true });
+      let output = runner.applySync(undefined, [inputJson], { timeout: remaining() });
+      if (output === "P") output = runner.applySync(undefined, [null], { timeout: remaining() });
       reusable = true;
       if (typeof output !== "string")
         return { ok: false, error: "the transform produced no result" };
@@ -250,6 +260,7 @@ export function createSandbox(options) {
         ? { ok: false, error: message, timedOut: true }
         : { ok: false, error: message };
     } finally {
+      if (moduleRunner && !rt.isolate.isDisposed) moduleRunner.release();
       if (warm) returnContext(rt, key, warm, reusable);
     }
   }
@@ -305,7 +316,8 @@ export function createSandbox(options) {
 }
 
 /**
- * Compiles code in function form, or as an ES module when it only parses as one.
+ * Compiles code in function form, or as an ES module when it only parses as one: rewritten as a
+ * function body where that means the same (module-rewrite.mjs), a real module otherwise.
  * @param {ivm.Isolate} isolate @param {string} code @param {number} maxOutputChars
  * @returns {Program}
  */
@@ -317,6 +329,19 @@ function compileProgram(isolate, code, maxOutputChars) {
   } catch (scriptError) {
     if (!MODULE_SYNTAX.test(code))
       return { kind: "invalid", error: describeCompileError(scriptError) };
+    const body = moduleAsFunctionBody(code);
+    if (body !== undefined) {
+      const rewritten = moduleFunctionScript(body, maxOutputChars);
+      try {
+        const script = isolate.compileScriptSync(rewritten.source, {
+          filename: "transform.mjs",
+          lineOffset: rewritten.lineOffset,
+        });
+        return { kind: "script", script };
+      } catch {
+        // Not expected (the module parsed); the module compiler has the last word.
+      }
+    }
     try {
       const module = /** @type {ivm.Module & ivm.CachedDataResult} */ (
         isolate.compileModuleSync(code, { filename: "transform.mjs", produceCachedData: true })
