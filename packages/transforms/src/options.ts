@@ -23,6 +23,12 @@ export const TransformRunnerOptions = z.object({
    * isolate's heap limit. 0: every call gets a new context.
    */
   jsWarmContexts: z.number().int().min(0).max(1_000).default(32),
+  /**
+   * While a sandbox process is under load (its last batch had company, or calls for it queued
+   * while it ran), it starts a batch at most this often so calls share a message; a lone call
+   * starts at once.
+   */
+  jsGatherMs: z.number().int().min(0).max(1_000).default(10),
   /** Wall-clock limit of one jq run (a batch of events) on its worker thread. */
   jqTimeoutMs: positiveInt(60_000).default(100),
   /**

@@ -40,6 +40,7 @@ export function createTransformRunner(options: TransformRunnerOptions = {}): Tra
     maxBatch: settings.jsMaxBatch,
     maxOutputBytes: settings.maxOutputBytes,
     warmContexts: settings.jsWarmContexts,
+    gatherMs: settings.jsGatherMs,
   });
   let closed = false;
   // Threads and sandbox processes are unref'd so an idle runner never holds the process open;

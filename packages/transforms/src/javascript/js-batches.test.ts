@@ -1,9 +1,11 @@
 import {
   batchMessage,
   homeProcess,
+  type ProcessState,
   type QueuedCall,
   STEAL_AFTER_MS,
   takeBatch,
+  waitingFor,
 } from "./js-batches.js";
 
 function call(
@@ -18,9 +20,15 @@ function call(
   return { ...fields, ...(solo ? { solo } : {}) };
 }
 
-/** A free process at time `nowMs` (every home able to serve unless told otherwise). */
-function limits(free: number, maxBatch: number, process = 0, nowMs = 0, homeServes = true) {
-  return { free, maxBatch, process, nowMs, homeServes: () => homeServes };
+/** A free process at time `nowMs` (every other home busy unless told otherwise). */
+function limits(
+  free: number,
+  maxBatch: number,
+  process = 0,
+  nowMs = 0,
+  home: ProcessState = "busy",
+) {
+  return { free, maxBatch, process, nowMs, homeState: () => home };
 }
 
 describe("JavaScript batches", () => {
@@ -70,7 +78,25 @@ describe("JavaScript batches", () => {
     // A full batch waits: no need to wait for the home.
     expect(codes(takeBatch(waiting(), limits(1, 2, 0, 11)))).toEqual(["a", "b"]);
     // The home process is down or starting: nobody to wait for.
-    expect(codes(takeBatch(waiting(), limits(1, 32, 0, 11, false)))).toEqual(["a", "b"]);
+    expect(codes(takeBatch(waiting(), limits(1, 32, 0, 11, "down")))).toEqual(["a", "b"]);
+  });
+
+  it("leaves the calls of a free home to it, however long they waited (it is gathering them)", () => {
+    const waiting = [call("a", "{}", false, "s", 1, 10), call("b", "{}", false, "s", 1, 11)];
+    expect(takeBatch(waiting, limits(1, 32, 0, 50, "free"))).toEqual([]);
+    expect(waiting).toHaveLength(2);
+  });
+
+  it("counts the calls waiting for a process, not those that must run alone", () => {
+    const queue = [
+      call("a", "{}", false, "s", 1),
+      call("b", "{}", true, "s", 1),
+      call("c", "{}", false, "s", 0),
+      call("d", "{}", false, "s", 1),
+    ];
+    expect(waitingFor(queue, 1)).toBe(2);
+    expect(waitingFor(queue, 0)).toBe(1);
+    expect(waitingFor(queue, 2)).toBe(0);
   });
 
   it("gives every node a stable home process", () => {

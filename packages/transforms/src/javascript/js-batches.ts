@@ -41,13 +41,17 @@ export function homeProcess(scope: string, processes: number): number {
 /** Input JSON per batch; a single larger call still goes, alone. */
 const MAX_BATCH_INPUT_CHARS = 1024 * 1024;
 
+/** Whether a process can serve calls now: gone or starting, running a batch, or free. */
+export type ProcessState = "down" | "busy" | "free";
+
 /**
  * Takes the next calls for free process `process` out of `free` free ones: a call that must run
  * alone goes alone; otherwise the waiting calls whose home is this process, in order, up to
  * `maxBatch` calls and about 1 MB of input. When none is, it takes the oldest calls whatever their
  * home, up to a fair share of the queue (so no process idles while another has a backlog), but only
- * once the oldest has waited `STEAL_AFTER_MS`, the queue holds a full batch, or the oldest call's
- * home cannot serve it (`homeServes`); until then it takes nothing.
+ * once the oldest call's home cannot serve it, the queue holds a full batch, or its home has been
+ * busy with another batch for `STEAL_AFTER_MS`; until then, and while its home is free (gathering
+ * calls, see gather.ts), it takes nothing.
  */
 export function takeBatch(
   queue: QueuedCall[],
@@ -56,7 +60,7 @@ export function takeBatch(
     maxBatch: number;
     process: number;
     nowMs: number;
-    homeServes: (home: number) => boolean;
+    homeState: (home: number) => ProcessState;
   },
 ): QueuedCall[] {
   const head = queue[0];
@@ -64,11 +68,19 @@ export function takeBatch(
   const own = pick(queue, limits.maxBatch, (call) => call.home === limits.process);
   if (own.length > 0) return own;
   const limit = Math.min(limits.maxBatch, Math.ceil(queue.length / Math.max(1, limits.free)));
+  const home = limits.homeState(head.home);
   const steal =
-    limits.nowMs - head.queuedAtMs >= STEAL_AFTER_MS ||
+    home === "down" ||
     queue.length >= limits.maxBatch ||
-    !limits.homeServes(head.home);
+    (home === "busy" && limits.nowMs - head.queuedAtMs >= STEAL_AFTER_MS);
   return steal ? pick(queue, limit, () => true) : [];
+}
+
+/** Calls waiting for process `process` (its own, not counting those that must run alone). */
+export function waitingFor(queue: readonly QueuedCall[], process: number): number {
+  let count = 0;
+  for (const call of queue) if (call.home === process && !call.solo) count++;
+  return count;
 }
 
 /** Removes and returns the first calls `wanted` accepts, stopping at a call that must run alone. */

@@ -1,13 +1,16 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { gatherWaitMs, type RecentRuns } from "../gather.js";
 import { exceedsBytes, outputTooLargeMessage } from "../output.js";
 import type { TransformOutcome } from "../types.js";
 import {
   batchMessage,
   homeProcess,
+  type ProcessState,
   type QueuedCall,
   STEAL_AFTER_MS,
   takeBatch,
+  waitingFor,
 } from "./js-batches.js";
 import { type SandboxCallResult, SandboxMessage } from "./sandbox-messages.js";
 
@@ -21,6 +24,8 @@ export interface JsPoolOptions {
   maxBatch: number;
   /** Warm contexts (one per node and code) each sandbox process keeps. */
   warmContexts: number;
+  /** A process under load starts a batch at most this often (gather.ts); 0: never waits. */
+  gatherMs: number;
 }
 
 export interface JsPool {
@@ -36,6 +41,8 @@ interface Slot {
   child: ChildProcess | undefined;
   ready: boolean;
   job: { id: number; calls: QueuedCall[]; timer: NodeJS.Timeout } | undefined;
+  /** Its recent batches: whether its next one waits to gather calls. */
+  runs: RecentRuns | undefined;
 }
 
 const HOST_PATH = fileURLToPath(new URL("./sandbox-host.mjs", import.meta.url));
@@ -45,8 +52,10 @@ const HOST_EXEC_ARGV = ["--no-node-snapshot", "--max-old-space-size=256"];
 /**
  * JavaScript transforms in isolated-vm isolates hosted by sandbox processes. A free process takes
  * the calls waiting in the queue (up to `maxBatch`, shared among the free processes) in one
- * message, runs them one after another and answers in one message: under load the queue fills and
- * a message carries many calls, at low load each call goes alone, without waiting. isolated-vm
+ * message, runs them one after another and answers in one message: at low load each call goes
+ * alone, without waiting; a process under load starts a batch at most every `gatherMs`, so the
+ * calls arriving meanwhile share a message (each message costs both processes far more than a
+ * call in it). isolated-vm
  * contains time and memory limits, but a single huge allocation can still abort V8 itself; in a
  * separate process that costs only the calls in flight, and those of a batch run again, each
  * alone, so only the culprit fails. A process that crashes or stops answering is replaced.
@@ -56,6 +65,7 @@ export function createJsPool(options: JsPoolOptions): JsPool {
     child: undefined,
     ready: false,
     job: undefined,
+    runs: undefined,
   }));
   const queue: QueuedCall[] = [];
   let nextId = 1;
@@ -73,7 +83,8 @@ export function createJsPool(options: JsPoolOptions): JsPool {
     const child = fork(HOST_PATH, [hostConfig], {
       execArgv: HOST_EXEC_ARGV,
       env: {},
-      serialization: "advanced",
+      // JSON: cheaper than "advanced" for these messages (strings, numbers, flags), both ways.
+      serialization: "json",
       stdio: ["ignore", "ignore", "ignore", "ipc"],
     });
     slot.child = child;
@@ -108,6 +119,10 @@ export function createJsPool(options: JsPoolOptions): JsPool {
     if (!job || job.id !== message.id) return;
     clearTimeout(job.timer);
     slot.job = undefined;
+    if (slot.runs) {
+      slot.runs.inFlight = false;
+      if (waitingFor(queue, slots.indexOf(slot)) > 0) slot.runs.loaded = true;
+    }
     const retries: QueuedCall[] = [];
     message.results.forEach((result, index) => {
       const call = job.calls[index] as QueuedCall;
@@ -162,6 +177,7 @@ export function createJsPool(options: JsPoolOptions): JsPool {
   function replace(slot: Slot, reason: string): void {
     const job = slot.job;
     slot.job = undefined;
+    slot.runs = undefined;
     if (job) {
       clearTimeout(job.timer);
       if (job.calls.length === 1) {
@@ -179,41 +195,65 @@ export function createJsPool(options: JsPoolOptions): JsPool {
     dispatch();
   }
 
-  /** Re-dispatches when the oldest call may be taken by a process other than its home. */
-  let stealTimer: NodeJS.Timeout | undefined;
+  /** Re-dispatches when a gathering process's window ends or a busy home's calls may be taken. */
+  let wakeTimer: NodeJS.Timeout | undefined;
+  let wakeAtMs = Number.POSITIVE_INFINITY;
+
+  function wakeIn(ms: number, nowMs: number): void {
+    const at = nowMs + Math.max(1, Math.ceil(ms));
+    if (wakeTimer && at >= wakeAtMs) return;
+    clearTimeout(wakeTimer);
+    wakeAtMs = at;
+    wakeTimer = setTimeout(() => {
+      wakeTimer = undefined;
+      wakeAtMs = Number.POSITIVE_INFINITY;
+      dispatch();
+    }, at - nowMs);
+  }
 
   function dispatch(): void {
     if (closed) return;
     let free = slots.filter((slot) => slot.child && slot.ready && !slot.job).length;
     const nowMs = performance.now();
-    const homeServes = (home: number) => {
+    const homeState = (home: number): ProcessState => {
       const slot = slots[home];
-      return slot?.child !== undefined && slot.ready;
+      if (slot?.child === undefined || !slot.ready) return "down";
+      return slot.job ? "busy" : "free";
     };
     for (const [index, slot] of slots.entries()) {
       if (queue.length === 0) return;
       if (!slot.child || !slot.ready || slot.job) continue;
+      const own = queue[0]?.solo ? 0 : waitingFor(queue, index);
+      if (own > 0) {
+        // Under load, a process's next batch waits to gather its calls (gather.ts).
+        const wait = gatherWaitMs({
+          nowMs,
+          runs: slot.runs,
+          gatherMs: options.gatherMs,
+          full: own >= options.maxBatch,
+        });
+        if (wait > 0) {
+          free--;
+          wakeIn(wait, nowMs);
+          continue;
+        }
+      }
       const calls = takeBatch(queue, {
         free: free--,
         maxBatch: options.maxBatch,
         process: index,
         nowMs,
-        homeServes,
+        homeState,
       });
       if (calls.length === 0) {
         // What waits belongs to a busy process: give it a moment before another takes it.
         const head = queue[0];
-        if (head && !stealTimer) {
-          stealTimer = setTimeout(
-            () => {
-              stealTimer = undefined;
-              dispatch();
-            },
-            Math.max(1, Math.ceil(head.queuedAtMs + STEAL_AFTER_MS - nowMs)),
-          );
+        if (head && homeState(head.home) === "busy") {
+          wakeIn(head.queuedAtMs + STEAL_AFTER_MS - nowMs, nowMs);
         }
         continue;
       }
+      slot.runs = { lastStartAtMs: nowMs, inFlight: true, loaded: calls.length > 1 };
       const id = nextId++;
       // The isolate enforces each call's time limit itself; this only fires when the process is
       // stuck in native code (a huge allocation) or gone. A batch runs its calls one after
@@ -252,7 +292,7 @@ export function createJsPool(options: JsPoolOptions): JsPool {
     },
     async close() {
       closed = true;
-      clearTimeout(stealTimer);
+      clearTimeout(wakeTimer);
       const exits: Promise<unknown>[] = [];
       for (const slot of slots) {
         if (slot.job) {

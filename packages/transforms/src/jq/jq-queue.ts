@@ -1,3 +1,4 @@
+import { gatherWaitMs, type RecentRuns } from "../gather.js";
 import type { TransformOutcome } from "../types.js";
 
 /** A jq call waiting for a worker. */
@@ -88,39 +89,6 @@ export function createJqQueue(limits: { maxBatch: number; maxBatchBytes: number 
   };
 }
 
-/** What the pool remembers of a key's recent runs. */
-export interface KeyRuns {
-  /** When its last run started. */
-  lastStartAtMs: number;
-  /** A run of the key is being evaluated. */
-  inFlight: boolean;
-  /**
-   * The key is under load: its last run had company, or calls of it queued while it ran. Only then
-   * do its calls wait for the gather window; a lone call (sequential traffic) never waits.
-   */
-  loaded: boolean;
-}
-
-/**
- * How long a key's next batch waits, in ms (0: start now). One run per key at a time: while one
- * is in flight its calls queue (and share the next run), unless they fill a batch. A key under
- * load starts runs at most every `gatherMs`, so the calls arriving meanwhile share a run; a key
- * that is not (a lone call, or a quiet spell longer than the window) starts at once, as does a
- * full batch.
- */
-export function gatherWaitMs(state: {
-  nowMs: number;
-  runs: KeyRuns | undefined;
-  gatherMs: number;
-  full: boolean;
-}): number {
-  const { runs } = state;
-  if (state.full || runs === undefined) return 0;
-  if (runs.inFlight) return Number.POSITIVE_INFINITY;
-  if (!runs.loaded) return 0;
-  return Math.max(0, runs.lastStartAtMs + state.gatherMs - state.nowMs);
-}
-
 /** The pool's memory of each key's recent runs, which decides when a key's next batch may start. */
 export interface KeyRunTracker {
   /** A batch of `calls` calls of the key started now. */
@@ -135,7 +103,7 @@ export interface KeyRunTracker {
 
 export function createKeyRunTracker(gatherMs: number): KeyRunTracker {
   /** Oldest start first, so forgetting stops at the first entry that still matters. */
-  const runs = new Map<string, KeyRuns>();
+  const runs = new Map<string, RecentRuns>();
   return {
     started(key, calls, nowMs) {
       runs.delete(key);
