@@ -46,9 +46,10 @@ describe("hostile JavaScript transforms", () => {
       /32 MB memory limit|time limit|crashed/,
     ],
     [
+      // On a loaded machine the zero-filled allocations can outlast the time limit first.
       "growing typed arrays",
       "const a = []; for (;;) a.push(new Float64Array(1e6));",
-      /RangeError: Array buffer allocation failed/,
+      /RangeError: Array buffer allocation failed|time limit/,
     ],
     [
       "one huge array",

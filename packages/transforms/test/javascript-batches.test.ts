@@ -99,7 +99,9 @@ describe("batches of JavaScript calls", () => {
 
 describe("a node's home sandbox process", () => {
   it("lets another process take a node's call when its home stays busy", async () => {
-    const twoProcesses = createTransformRunner({ jsProcesses: 2 });
+    // No gather window: the loop must go alone at once, not wait to share a batch with the call
+    // that follows it (a gathered batch runs its calls one after another).
+    const twoProcesses = createTransformRunner({ jsProcesses: 2, jsGatherMs: 0 });
     const call = (template: string, n: number) =>
       twoProcesses.run({
         mode: "javascript",
