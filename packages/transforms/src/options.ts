@@ -29,6 +29,18 @@ export const TransformRunnerOptions = z.object({
    * starts at once.
    */
   jsGatherMs: z.number().int().min(0).max(1_000).default(10),
+  /**
+   * jq programs in the inline evaluator's subset run on the calling thread (no thread hop, no
+   * WebAssembly) whenever it can answer exactly; anything else runs in jq on the worker threads.
+   */
+  jqInline: z.boolean().default(true),
+  /** Payloads above this many characters of JSON text always run in jq (off the event loop). */
+  jqInlineMaxInputBytes: positiveInt(16 * 1024 * 1024).default(64 * 1024),
+  /**
+   * Work units one inline run may spend (outputs, iterations, built characters / 64), plus one per
+   * character of input; past it the call goes to jq, and so do that program's later calls.
+   */
+  jqInlineBudget: positiveInt(10_000_000).default(20_000),
   /** Wall-clock limit of one jq run (a batch of events) on its worker thread. */
   jqTimeoutMs: positiveInt(60_000).default(100),
   /**

@@ -1,5 +1,6 @@
 import { createHandlebarsEngine } from "./handlebars/handlebars-engine.js";
 import { createJsPool } from "./javascript/js-pool.js";
+import { createInlineJq } from "./jq/inline/inline-jq.js";
 import { createJqPool } from "./jq/jq-pool.js";
 import { TransformRunnerOptions } from "./options.js";
 import type { TransformInput, TransformOutcome, TransformResult } from "./types.js";
@@ -13,8 +14,9 @@ export interface TransformRunner {
 
 /**
  * The executors of transform nodes, one runner per process (the worker's pipeline and the time
- * travel dry run share it): Handlebars on the calling thread, jq on worker threads, JavaScript
- * in isolates inside sandbox processes. Threads and processes start on first use.
+ * travel dry run share it): Handlebars on the calling thread, jq on the calling thread when the
+ * inline evaluator can answer exactly (jq/inline) and on worker threads otherwise, JavaScript in
+ * isolates inside sandbox processes. Threads and processes start on first use.
  */
 export function createTransformRunner(options: TransformRunnerOptions = {}): TransformRunner {
   const settings = TransformRunnerOptions.parse(options);
@@ -42,6 +44,13 @@ export function createTransformRunner(options: TransformRunnerOptions = {}): Tra
     warmContexts: settings.jsWarmContexts,
     gatherMs: settings.jsGatherMs,
   });
+  const inlineJq = settings.jqInline
+    ? createInlineJq({
+        maxOutputBytes: settings.maxOutputBytes,
+        maxInputChars: settings.jqInlineMaxInputBytes,
+        budget: settings.jqInlineBudget,
+      })
+    : undefined;
   let closed = false;
   // Threads and sandbox processes are unref'd so an idle runner never holds the process open;
   // while calls are in flight this timer does.
@@ -52,12 +61,12 @@ export function createTransformRunner(options: TransformRunnerOptions = {}): Tra
     switch (input.mode) {
       case "handlebars":
         return handlebars.render(input.template, input.payload);
-      case "jq":
-        return jq.run(
-          `${input.context.webhookId}\u0000${input.template}`,
-          input.template,
-          input.payloadJson ?? payloadJson(input.payload),
-        );
+      case "jq": {
+        const json = input.payloadJson ?? payloadJson(input.payload);
+        const inline = inlineJq?.run(input.template, input.payload, json);
+        if (inline) return inline;
+        return jq.run(`${input.context.webhookId}\u0000${input.template}`, input.template, json);
+      }
       case "javascript":
         return js.run(
           `${input.context.webhookId}\u0000${input.context.nodeId}`,
