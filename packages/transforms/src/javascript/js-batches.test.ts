@@ -20,13 +20,13 @@ function call(
   return { ...fields, ...(solo ? { solo } : {}) };
 }
 
-/** A free process at time `nowMs` (every other home busy unless told otherwise). */
+/** A free process at time `nowMs` (every other home busy since 10 unless told otherwise). */
 function limits(
   free: number,
   maxBatch: number,
   process = 0,
   nowMs = 0,
-  home: ProcessState = "busy",
+  home: ProcessState = { state: "busy", sinceMs: 10 },
 ) {
   return { free, maxBatch, process, nowMs, homeState: () => home };
 }
@@ -67,23 +67,26 @@ describe("JavaScript batches", () => {
     expect(codes(takeBatch(queue, limits(1, 32, 1)))).toEqual(["a", "c"]);
   });
 
-  it("takes another process's calls only once they waited, fill a batch, or their home is down", () => {
+  it("takes another process's calls only once their home runs one batch long, they fill a batch, or their home is down", () => {
     const codes = (calls: QueuedCall[]) => calls.map((taken) => taken.code);
     const waiting = () => [call("a", "{}", false, "s", 1, 10), call("b", "{}", false, "s", 1, 11)];
-    // Fresh calls of a busy but healthy process 1: process 0 leaves them to it.
-    expect(takeBatch(waiting(), limits(1, 32, 0, 11))).toEqual([]);
-    // The oldest has waited STEAL_AFTER_MS: process 0 takes the oldest calls.
-    expect(STEAL_AFTER_MS).toBe(2);
-    expect(codes(takeBatch(waiting(), limits(1, 32, 0, 12)))).toEqual(["a", "b"]);
+    // Process 1 started its batch at 10: at 34 process 0 leaves its calls to it.
+    expect(STEAL_AFTER_MS).toBe(25);
+    expect(takeBatch(waiting(), limits(1, 32, 0, 34))).toEqual([]);
+    // Its batch has run STEAL_AFTER_MS: process 0 takes the oldest calls.
+    expect(codes(takeBatch(waiting(), limits(1, 32, 0, 35)))).toEqual(["a", "b"]);
     // A full batch waits: no need to wait for the home.
     expect(codes(takeBatch(waiting(), limits(1, 2, 0, 11)))).toEqual(["a", "b"]);
     // The home process is down or starting: nobody to wait for.
-    expect(codes(takeBatch(waiting(), limits(1, 32, 0, 11, "down")))).toEqual(["a", "b"]);
+    expect(codes(takeBatch(waiting(), limits(1, 32, 0, 11, { state: "down" })))).toEqual([
+      "a",
+      "b",
+    ]);
   });
 
   it("leaves the calls of a free home to it, however long they waited (it is gathering them)", () => {
     const waiting = [call("a", "{}", false, "s", 1, 10), call("b", "{}", false, "s", 1, 11)];
-    expect(takeBatch(waiting, limits(1, 32, 0, 50, "free"))).toEqual([]);
+    expect(takeBatch(waiting, limits(1, 32, 0, 50, { state: "free" }))).toEqual([]);
     expect(waiting).toHaveLength(2);
   });
 

@@ -40,7 +40,7 @@ export interface JsPool {
 interface Slot {
   child: ChildProcess | undefined;
   ready: boolean;
-  job: { id: number; calls: QueuedCall[]; timer: NodeJS.Timeout } | undefined;
+  job: { id: number; calls: QueuedCall[]; timer: NodeJS.Timeout; startedAtMs: number } | undefined;
   /** Its recent batches: whether its next one waits to gather calls. */
   runs: RecentRuns | undefined;
 }
@@ -217,8 +217,8 @@ export function createJsPool(options: JsPoolOptions): JsPool {
     const nowMs = performance.now();
     const homeState = (home: number): ProcessState => {
       const slot = slots[home];
-      if (slot?.child === undefined || !slot.ready) return "down";
-      return slot.job ? "busy" : "free";
+      if (slot?.child === undefined || !slot.ready) return { state: "down" };
+      return slot.job ? { state: "busy", sinceMs: slot.job.startedAtMs } : { state: "free" };
     };
     for (const [index, slot] of slots.entries()) {
       if (queue.length === 0) return;
@@ -248,9 +248,8 @@ export function createJsPool(options: JsPoolOptions): JsPool {
       if (calls.length === 0) {
         // What waits belongs to a busy process: give it a moment before another takes it.
         const head = queue[0];
-        if (head && homeState(head.home) === "busy") {
-          wakeIn(head.queuedAtMs + STEAL_AFTER_MS - nowMs, nowMs);
-        }
+        const home = head ? homeState(head.home) : undefined;
+        if (home?.state === "busy") wakeIn(home.sinceMs + STEAL_AFTER_MS - nowMs, nowMs);
         continue;
       }
       slot.runs = { lastStartAtMs: nowMs, inFlight: true, loaded: calls.length > 1 };
@@ -266,7 +265,7 @@ export function createJsPool(options: JsPoolOptions): JsPool {
         },
         options.cpuLimitMs * calls.length + options.watchdogGraceMs,
       );
-      slot.job = { id, calls, timer };
+      slot.job = { id, calls, timer, startedAtMs: nowMs };
       slot.child.send(batchMessage(id, calls));
     }
   }
