@@ -128,8 +128,10 @@ export function createJsPool(options: JsPoolOptions): JsPool {
       const call = job.calls[index] as QueuedCall;
       if (!result.ok && result.timedOut && !call.overran) {
         // One more run before failing, so a moment of CPU starvation on a busy machine does not
-        // fail a legitimate event; a looping transform costs two time limits.
+        // fail a legitimate event; a looping transform costs two time limits. It runs alone, so
+        // the calls waiting behind it do not share its batch (and its time).
         call.overran = true;
+        call.solo = true;
         retries.push(call);
       } else {
         call.settle(outcomeOf(result));
