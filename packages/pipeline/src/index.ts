@@ -7,5 +7,6 @@ export * from "./families/registry.js";
 export * from "./graph/index.js";
 export * from "./nodes.js";
 export * from "./payload-json.js";
+export * from "./step-json.js";
 export * from "./steps.js";
 export * from "./transform-runner-port.js";

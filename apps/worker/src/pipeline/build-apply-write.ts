@@ -4,6 +4,7 @@ import {
   type ApplyPlan,
   boundedPayloadJson,
   EMPTY_PIPELINE_STATE,
+  knownStepJson,
   type PlannedPark,
   type StepDraft,
 } from "@hookflow/pipeline";
@@ -43,7 +44,9 @@ export interface BuiltWrite {
 }
 
 function stepRow(step: StepDraft): EventStepRow {
+  const written = knownStepJson(step);
   return {
+    ...(written === undefined ? {} : { json: written }),
     nodeType: step.nodeType,
     nodeId: step.nodeId,
     nodeName: step.nodeName ?? null,

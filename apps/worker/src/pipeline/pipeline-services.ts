@@ -5,12 +5,13 @@ import {
   MERGE_TIMEOUT_SECONDS,
   type MergePort,
   type RateLimitPort,
+  stepJson,
   type TransformPort,
 } from "@hookflow/pipeline";
 import type { RedisKeys } from "@hookflow/queue";
 import type { Redis } from "ioredis";
 import type { ChangeFeed } from "../cache/change-feed.js";
-import type { StepReporter } from "../steps/step-reporter.js";
+import { STEP_PAYLOAD_LIMIT_BYTES, type StepReporter } from "../steps/step-reporter.js";
 import type { ApprovalNotifier } from "./approval-notifier.js";
 import { createGraphCache, type GraphCache } from "./graph-cache.js";
 import { createRedisMergeStore } from "./ports/redis-merge-store.js";
@@ -70,7 +71,8 @@ export function createPipelineServices(options: {
       merge,
       now: () => options.now().getTime(),
       delayScale,
-      onStep: ({ at: _at, ...step }) => steps.step(eventId, step),
+      // The step's text is written once: the stream message now, its stored element later.
+      onStep: (step) => steps.stepJson(eventId, stepJson(eventId, step, STEP_PAYLOAD_LIMIT_BYTES)),
     }),
     close: async () => {
       await options.closeTransform?.();

@@ -32,6 +32,8 @@ export type ParkedFlags = Omit<PipelineParked, "eventId">;
  */
 export interface StepReporter {
   step: (eventId: string, step: StepInput) => void;
+  /** A pipeline step already written as JSON (`stepJson` of @hookflow/pipeline). */
+  stepJson: (eventId: string, json: string) => void;
   /** The event settled (delivered, failed, filtered, cancelled): watchers stop here. */
   done: (eventId: string, done: DoneInput) => void;
   /** The event waits at a node (approval, merge, delay): sync mode answers with the flag. */
@@ -92,6 +94,9 @@ export function createStepReporter(options: CreateStepReporterOptions): StepRepo
         `{"kind":"step","step":${stringifyWithRaw(step, "lastPayload", payload)}}`,
         { urgent: isUrgent(eventId) },
       );
+    },
+    stepJson: (eventId, json) => {
+      publisher.sendJson(eventId, `{"kind":"step","step":${json}}`, { urgent: isUrgent(eventId) });
     },
     done: (eventId, input) => {
       const status = input.status ?? (input.deliveryStatus === "failed" ? 502 : 200);

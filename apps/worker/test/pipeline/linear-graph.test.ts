@@ -109,6 +109,33 @@ describe("a webhook -> filter -> transform -> validator graph", () => {
     },
   );
 
+  it("stores each node's steps as the very steps it streamed (one text for both)", async () => {
+    const { webhook, filter, transform, validator } = await orderGraph(
+      MODES[0] as (typeof MODES)[0],
+    );
+    const { id } = await h.createEvent(webhook, {
+      body: JSON.stringify({ type: "order", id: "o-2", total: 1.5, cents: 150 }),
+    });
+    await h.waitForStatus(id, "delivered");
+    const nodes = new Set([filter.id, transform.id, validator.id]);
+    const buffer = await h.services.redis.lrange(h.services.keys.stepBuffer(id), 0, -1);
+    const streamed = buffer
+      .map(
+        (entry) =>
+          (JSON.parse(entry) as { message: { kind: string; step?: { nodeId: string } } }).message,
+      )
+      .flatMap((message) =>
+        message.kind === "step" && message.step && nodes.has(message.step.nodeId)
+          ? [message.step]
+          : [],
+      );
+    const [batch] = await h.database.sql<{ steps: unknown[] }[]>`
+      select steps from event_step_batches where event_id = ${id} order by id`;
+    expect(streamed).toHaveLength(6);
+    expect(batch?.steps).toEqual(streamed);
+    expect(streamed[3]).toMatchObject({ eventId: id, lastPayload: { orderId: "o-2", cents: 150 } });
+  });
+
   it("filters an event the filter node does not let through, without running later nodes", async () => {
     const { webhook, filter } = await orderGraph(MODES[0] as (typeof MODES)[number]);
     const { id } = await h.createEvent(webhook, {

@@ -1,0 +1,30 @@
+import type { StepDraft } from "./engine/types.js";
+import { boundedPayloadJson, stringifyWithRaw } from "./payload-json.js";
+
+/**
+ * The JSON text of a pipeline step, written once and used twice: as the step of its live stream
+ * message and as its element of the job's stored step batch. `{eventId, nodeType, nodeId,
+ * nodeName?, status, statusCode?, durationMs?, error?, at, lastPayload?}`: durationMs to the
+ * microsecond, the payload's own text spliced in (a marker past `payloadLimitBytes`).
+ */
+const written = new WeakMap<StepDraft, string>();
+
+export function stepJson(eventId: string, step: StepDraft, payloadLimitBytes: number): string {
+  const known = written.get(step);
+  if (known !== undefined) return known;
+  const { lastPayload, durationMs, ...rest } = step;
+  const fields =
+    durationMs === undefined
+      ? { eventId, ...rest }
+      : { eventId, ...rest, durationMs: Math.round(durationMs * 1000) / 1000 };
+  const payload =
+    lastPayload === undefined ? undefined : boundedPayloadJson(lastPayload, payloadLimitBytes);
+  const text = stringifyWithRaw(fields, "lastPayload", payload);
+  written.set(step, text);
+  return text;
+}
+
+/** The text `stepJson` wrote for this step, if it did (nothing is serialized). */
+export function knownStepJson(step: StepDraft): string | undefined {
+  return written.get(step);
+}
