@@ -117,4 +117,53 @@ describe("migrateDatabase", () => {
       await dropDatabase(url);
     }
   });
+
+  it("0006 drops the step batches' foreign key, and deleting events still deletes their batches", async () => {
+    const url = freshUrl();
+    const before = migrationsUpTo(5);
+    try {
+      await migrateDatabase({ url, migrationsFolder: before });
+      const sql = postgres(url, { max: 1, onnotice: () => {} });
+      try {
+        await sql`insert into users (id, email, password_hash) values ('usr_m', 'm@example.test', 'x')`;
+        await sql`insert into webhooks (id, owner_id, name, target_url, ingress_token, signing_secret)
+          values ('wh_a', 'usr_m', 'a', 'http://127.0.0.1:9/', 'tok_a', 'whsec_a'),
+            ('wh_b', 'usr_m', 'b', 'http://127.0.0.1:9/', 'tok_b', 'whsec_b')`;
+        await sql`insert into events (id, webhook_id, body) values
+          ('evt_1', 'wh_a', '{}'), ('evt_2', 'wh_a', '{}'), ('evt_3', 'wh_b', '{}'), ('evt_4', 'wh_b', '{}')`;
+        const batch = (eventId: string) => sql`insert into event_step_batches (event_id, steps)
+          values (${eventId}, '[{"nodeType":"filter","nodeId":"f","status":"running","at":"a"}]')`;
+        for (const id of ["evt_1", "evt_1", "evt_2", "evt_3", "evt_4"]) await batch(id);
+        await sql.end();
+
+        await migrateDatabase({ url });
+        const after = postgres(url, { max: 1, onnotice: () => {} });
+        try {
+          const fks = await after`select conname from pg_constraint
+            where conrelid = 'event_step_batches'::regclass and contype = 'f'`;
+          expect(fks).toHaveLength(0);
+          const left = async () =>
+            (
+              await after<
+                { event_id: string }[]
+              >`select event_id from event_step_batches order by id`
+            ).map((row) => row.event_id);
+          // A direct delete, then a webhook's cascade: both take the events' batches along.
+          await after`delete from events where id = 'evt_1'`;
+          expect(await left()).toEqual(["evt_2", "evt_3", "evt_4"]);
+          await after`delete from webhooks where id = 'wh_b'`;
+          expect(await left()).toEqual(["evt_2"]);
+          await after`delete from events where id in ('evt_2', 'evt_missing')`;
+          expect(await left()).toEqual([]);
+        } finally {
+          await after.end();
+        }
+      } finally {
+        await sql.end().catch(() => undefined);
+      }
+    } finally {
+      rmSync(before, { recursive: true, force: true });
+      await dropDatabase(url);
+    }
+  });
 });

@@ -12,6 +12,8 @@ export interface EventStepRow {
   lastPayloadJson: string | null;
   error: string | null;
   at: string;
+  /** The element's JSON text when it was written already (the step streamed live): used as is. */
+  json?: string;
 }
 
 export interface NewParkRow {
@@ -182,6 +184,7 @@ export function stepsJson(steps: readonly EventStepRow[]): string {
 }
 
 function stepJson(step: EventStepRow): string {
+  if (step.json !== undefined) return step.json;
   const entry = json({
     nodeType: step.nodeType,
     nodeId: step.nodeId,
