@@ -17,7 +17,7 @@ describe("stepJson", () => {
     expect(knownStepJson(step)).toBeUndefined();
     const text = stepJson("evt_1", step, 1024);
     expect(text).toBe(
-      '{"eventId":"evt_1","nodeType":"transform","nodeId":"trn_1","nodeName":"reshape","status":"success","at":"2030-01-01T00:00:00.000Z","durationMs":1.235,"lastPayload":{"a": 1}}',
+      '{"eventId":"evt_1","nodeType":"transform","nodeId":"trn_1","nodeName":"reshape","status":"success","durationMs":1.235,"at":"2030-01-01T00:00:00.000Z","lastPayload":{"a": 1}}',
     );
     expect(knownStepJson(step)).toBe(text);
     expect(stepJson("evt_1", step, 1024)).toBe(text);

@@ -12,13 +12,23 @@ const written = new WeakMap<StepDraft, string>();
 export function stepJson(eventId: string, step: StepDraft, payloadLimitBytes: number): string {
   const known = written.get(step);
   if (known !== undefined) return known;
-  const { lastPayload, durationMs, ...rest } = step;
-  const fields =
-    durationMs === undefined
-      ? { eventId, ...rest }
-      : { eventId, ...rest, durationMs: Math.round(durationMs * 1000) / 1000 };
+  // A fixed shape; JSON.stringify leaves out the fields that are undefined.
+  const fields = {
+    eventId,
+    nodeType: step.nodeType,
+    nodeId: step.nodeId,
+    nodeName: step.nodeName,
+    status: step.status,
+    statusCode: step.statusCode,
+    durationMs:
+      step.durationMs === undefined ? undefined : Math.round(step.durationMs * 1000) / 1000,
+    error: step.error,
+    at: step.at,
+  };
   const payload =
-    lastPayload === undefined ? undefined : boundedPayloadJson(lastPayload, payloadLimitBytes);
+    step.lastPayload === undefined
+      ? undefined
+      : boundedPayloadJson(step.lastPayload, payloadLimitBytes);
   const text = stringifyWithRaw(fields, "lastPayload", payload);
   written.set(step, text);
   return text;

@@ -30,7 +30,7 @@ export function createTransformRunnerPort(runner: TransformRunnerLike): Transfor
         mode,
         template,
         payload,
-        ...(known === undefined ? {} : { payloadJson: known }),
+        payloadJson: known,
         context: { eventId: context.eventId, webhookId: context.webhookId, nodeId: context.nodeId },
       });
       if (!result.ok) return { ok: false, error: result.error };

@@ -170,7 +170,7 @@ async function deliver(
     run,
     targetUrl,
     performed,
-    ...(breaker ? { breaker } : {}),
-    ...withPipeline(),
+    breaker,
+    pipeline: pending?.take(),
   });
 }

@@ -173,8 +173,8 @@ export async function settleAttempt(
       attemptedAt: performed.attemptedAt,
     },
     event,
-    ...(primaryOutcome ? { primaryOutcome } : {}),
-    ...(input.pipeline ? { pipeline: input.pipeline } : {}),
+    primaryOutcome,
+    pipeline: input.pipeline,
     now,
   });
   reportAttemptSettled(services, {

@@ -46,7 +46,7 @@ export interface BuiltWrite {
 function stepRow(step: StepDraft): EventStepRow {
   const written = knownStepJson(step);
   return {
-    ...(written === undefined ? {} : { json: written }),
+    json: written,
     nodeType: step.nodeType,
     nodeId: step.nodeId,
     nodeName: step.nodeName ?? null,
@@ -54,7 +54,7 @@ function stepRow(step: StepDraft): EventStepRow {
     statusCode: step.statusCode ?? null,
     durationMs: step.durationMs ?? null,
     lastPayloadJson:
-      step.lastPayload === undefined
+      written !== undefined || step.lastPayload === undefined
         ? null
         : (boundedPayloadJson(step.lastPayload, STEP_PAYLOAD_LIMIT_BYTES) ?? null),
     error: step.error ?? null,

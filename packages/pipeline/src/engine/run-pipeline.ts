@@ -47,7 +47,19 @@ export async function runPipeline(input: RunInput, ports: EnginePorts): Promise<
   let visits = 0;
 
   const emit = (step: Omit<StepDraft, "at">) => {
-    const full: StepDraft = { ...step, at: new Date(ports.now()).toISOString() };
+    // One shape for every step (absent fields undefined): spreading conditional fields into
+    // objects sent V8 down its slow property paths on this per-node path.
+    const full: StepDraft = {
+      nodeType: step.nodeType,
+      nodeId: step.nodeId,
+      nodeName: step.nodeName,
+      status: step.status,
+      statusCode: step.statusCode,
+      durationMs: step.durationMs,
+      error: step.error,
+      lastPayload: step.lastPayload,
+      at: new Date(ports.now()).toISOString(),
+    };
     steps.push(full);
     ports.onStep?.(full);
   };
@@ -92,7 +104,7 @@ export async function runPipeline(input: RunInput, ports: EnginePorts): Promise<
           ...base,
           status: "success",
           durationMs,
-          ...(result.changed ? { lastPayload: result.path.payload } : {}),
+          lastPayload: result.changed ? result.path.payload : undefined,
         });
         const forwards = result.forwards ?? [];
         for (const target of forwards) {
