@@ -214,8 +214,11 @@ export function createJsPool(options: JsPoolOptions): JsPool {
   }
 
   function dispatch(): void {
-    if (closed) return;
-    let free = slots.filter((slot) => slot.child && slot.ready && !slot.job).length;
+    if (closed || queue.length === 0) return;
+    let free = 0;
+    for (const slot of slots) if (slot.child && slot.ready && !slot.job) free++;
+    // Every process busy (the usual case under load): the next answer dispatches again.
+    if (free === 0) return;
     const nowMs = performance.now();
     const homeState = (home: number): ProcessState => {
       const slot = slots[home];

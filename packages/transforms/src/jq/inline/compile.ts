@@ -55,6 +55,8 @@ export interface ProgramFacts {
 export interface CompiledProgram {
   filter: Filter;
   facts: ProgramFacts;
+  /** At most one output: the run needs no early stop after the first. */
+  single: boolean;
 }
 
 /** Integers jq and JavaScript write alike whether or not jq kept the literal's text. */
@@ -63,7 +65,7 @@ export const PLAIN_NUMBER = /^-?(?:0|[1-9]\d{0,14})$/;
 export function compileProgram(ast: Ast): CompiledProgram {
   const compiler = new Compiler();
   const filter = compiler.filter(ast, []);
-  return { filter, facts: compiler.facts };
+  return { filter, facts: compiler.facts, single: singleOutput(ast) };
 }
 
 type Scope = readonly string[];
@@ -442,29 +444,71 @@ class Compiler {
     return (input, env, emit) => build(parts.length, input, env, emit);
   }
 
+  /**
+   * `{k: v, ...}`: each entry's key and value outputs are gathered in order (key outer, value
+   * inner); when every entry has exactly one, the object is built once, otherwise one object per
+   * combination, first entry outermost as in jq. Gathering before building changes only which of
+   * several errors comes first, and any error goes to jq anyway.
+   */
   private object(entries: readonly { key: Ast; value: Ast }[], scope: Scope): Filter {
     const compiled = entries.map((entry) => ({
       key: this.filter(entry.key, scope),
+      constantKey:
+        entry.key.k === "literal" && typeof entry.key.value === "string"
+          ? entry.key.value
+          : undefined,
       value: this.filter(entry.value, scope),
     }));
-    const build = (index: number, input: Json, env: Env, built: JsonObject, emit: Emit): void => {
-      const entry = compiled[index];
-      if (!entry) {
+    const combine = (
+      options: readonly (readonly [string, Json][])[],
+      index: number,
+      built: JsonObject,
+      emit: Emit,
+    ): void => {
+      const choices = options[index];
+      if (!choices) {
         emit(built);
         return;
       }
-      entry.key(input, env, (key) => {
-        if (typeof key !== "string") fail("Object keys must be strings");
-        checkKey(key);
-        entry.value(input, env, (value) => {
-          charge(1);
-          const next: JsonObject = { ...built };
-          next[key] = value;
-          build(index + 1, input, env, next, emit);
-        });
-      });
+      for (const [key, value] of choices) {
+        charge(1);
+        const next: JsonObject = { ...built };
+        next[key] = value;
+        combine(options, index + 1, next, emit);
+      }
     };
-    return (input, env, emit) => build(0, input, env, {}, emit);
+    return (input, env, emit) => {
+      const options: [string, Json][][] = [];
+      let single = true;
+      for (const entry of compiled) {
+        const choices: [string, Json][] = [];
+        const withKey = (key: string) =>
+          entry.value(input, env, (value) => {
+            charge(1);
+            choices.push([key, value]);
+          });
+        if (entry.constantKey !== undefined) withKey(checkKey(entry.constantKey));
+        else {
+          entry.key(input, env, (key) => {
+            if (typeof key !== "string") fail("Object keys must be strings");
+            withKey(checkKey(key));
+          });
+        }
+        if (choices.length === 0) return;
+        if (choices.length !== 1) single = false;
+        options.push(choices);
+      }
+      if (!single) {
+        combine(options, 0, {}, emit);
+        return;
+      }
+      const object: JsonObject = {};
+      for (const choices of options) {
+        const [key, value] = choices[0] as [string, Json];
+        object[key] = value;
+      }
+      emit(object);
+    };
   }
 
   private reduce(ast: Extract<Ast, { k: "reduce" }>, scope: Scope): Filter {

@@ -123,15 +123,14 @@ export function createInlineJq(options: Partial<InlineJqOptions> = {}): InlineJq
       startRun(settings.budget + payloadJson.length, entry.facts.stringifiesNumbers);
       let found = false;
       let output: Json = null;
+      const keep = (value: Json) => {
+        found = true;
+        output = value;
+      };
       try {
-        takeFirst(
-          1,
-          (emit) => entry.filter(payload as Json, null, emit),
-          (value) => {
-            found = true;
-            output = value;
-          },
-        );
+        // A program with at most one output runs to its end; others stop at their first.
+        if (entry.single) entry.filter(payload as Json, null, keep);
+        else takeFirst(1, (emit) => entry.filter(payload as Json, null, emit), keep);
       } catch (error) {
         // jq errors, work past the budget, anything the subset cannot answer exactly, even a
         // stack overflow on a deep input: jq answers instead. A program that ran out of budget
