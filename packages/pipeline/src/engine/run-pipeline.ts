@@ -15,6 +15,17 @@ import type {
   StepDraft,
 } from "./types.js";
 
+/** The ISO text of a time in ms; steps of one millisecond (most of a run's) share one. */
+let lastTimeMs = Number.NaN;
+let lastTimeIso = "";
+function isoTime(ms: number): string {
+  if (ms !== lastTimeMs) {
+    lastTimeMs = ms;
+    lastTimeIso = new Date(ms).toISOString();
+  }
+  return lastTimeIso;
+}
+
 /** Node visits one run may make; past it the remaining paths fail (a graph exploding in paths). */
 export const MAX_NODE_VISITS = 1000;
 
@@ -58,7 +69,7 @@ export async function runPipeline(input: RunInput, ports: EnginePorts): Promise<
       durationMs: step.durationMs,
       error: step.error,
       lastPayload: step.lastPayload,
-      at: new Date(ports.now()).toISOString(),
+      at: isoTime(ports.now()),
     };
     steps.push(full);
     ports.onStep?.(full);

@@ -17,6 +17,7 @@ import {
   getPath,
   indexValue,
   lengthOf,
+  NONE,
   type PathFilter,
   type PathKey,
   runFacts,
@@ -25,6 +26,7 @@ import {
   sliceValue,
   splitString,
   takeFirst,
+  type Value,
 } from "./runtime.js";
 import {
   checkKey,
@@ -51,10 +53,14 @@ export interface CompiledArg {
   path: () => PathFilter;
   /** At most one output, so the order arguments are evaluated in cannot show. */
   single: boolean;
+  /** The argument's direct evaluator, when it has one (see compile.ts). */
+  value: Value | undefined;
 }
 
 export interface Builtin {
   filter: (args: CompiledArg[]) => Filter;
+  /** A direct evaluator for these arguments, when the builtin has at most one output with them. */
+  value?: (args: CompiledArg[]) => Value | undefined;
   path?: (args: CompiledArg[]) => PathFilter;
   /** Turns numbers into text (jq writes numbers it kept from literals in their own way). */
   stringifies?: boolean;
@@ -66,7 +72,7 @@ type Fn0 = (input: Json) => Json;
 
 /** A function of the input only. */
 function unary(fn: Fn0, stringifies = false): Builtin {
-  return { filter: () => (input, _env, emit) => emit(fn(input)), stringifies };
+  return { filter: () => (input, _env, emit) => emit(fn(input)), value: () => fn, stringifies };
 }
 
 /** `def f($a; ...)`: each combination of argument values, first argument outermost. */
@@ -94,6 +100,19 @@ function valued(
     ...options,
     filter: (args) => (input, env, emit) =>
       withValues(args, input, env, (values) => emit(fn(input, values))),
+    value: (args) => {
+      if (!args.every((arg) => arg.value)) return undefined;
+      const direct = args.map((arg) => arg.value as Value);
+      return (input, env) => {
+        const values: Json[] = [];
+        for (const arg of direct) {
+          const value = arg(input, env);
+          if (value === NONE) return NONE;
+          values.push(value);
+        }
+        return fn(input, values);
+      };
+    },
   };
 }
 
@@ -102,6 +121,7 @@ function selectBy(test: (value: Json) => boolean): Builtin {
     filter: () => (input, _env, emit) => {
       if (test(input)) emit(input);
     },
+    value: () => (input) => (test(input) ? input : NONE),
     path: () => (input, path, _env, emit) => {
       if (test(input)) emit(input, path);
     },
@@ -399,6 +419,26 @@ function anyAll(
 }
 
 const iterate: Filter = (input, _env, emit) => eachEntry(input, (item) => emit(item));
+
+/** `[.[] | f]` */
+function mapValuesOf(fn: CompiledArg, input: Json, env: Env): Json[] {
+  const out: Json[] = [];
+  const direct = fn.value;
+  eachEntry(input, (item) => {
+    if (direct) {
+      const value = direct(item, env);
+      if (value === NONE) return;
+      charge(1);
+      out.push(value);
+      return;
+    }
+    fn.filter(item, env, (value) => {
+      charge(1);
+      out.push(value);
+    });
+  });
+  return out;
+}
 const identity: Filter = (input, _env, emit) => emit(input);
 
 function mapValues(fn: Filter, input: Json, env: Env): Json {
@@ -533,16 +573,12 @@ export const BUILTINS: Record<string, Builtin> = {
   "map/1": {
     filter:
       ([fn]) =>
-      (input, env, emit) => {
-        const out: Json[] = [];
-        eachEntry(input, (item) =>
-          (fn as CompiledArg).filter(item, env, (value) => {
-            charge(1);
-            out.push(value);
-          }),
-        );
-        emit(out);
-      },
+      (input, env, emit) =>
+        emit(mapValuesOf(fn as CompiledArg, input, env)),
+    value:
+      ([fn]) =>
+      (input, env) =>
+        mapValuesOf(fn as CompiledArg, input, env),
   },
   "map_values/1": {
     filter:
@@ -557,6 +593,14 @@ export const BUILTINS: Record<string, Builtin> = {
         (condition as CompiledArg).filter(input, env, (verdict) => {
           if (truthy(verdict)) emit(input);
         }),
+    value: ([condition]) => {
+      const test = (condition as CompiledArg).value;
+      if (!test) return undefined;
+      return (input, env) => {
+        const verdict = test(input, env);
+        return verdict !== NONE && truthy(verdict) ? input : NONE;
+      };
+    },
     path:
       ([condition]) =>
       (input, path, env, emit) =>

@@ -1,10 +1,13 @@
 // Compiles a jq AST into closures (no generated code): one `Filter` per node, and a `PathFilter`
 // for the nodes that are path expressions (the left side of `=`, `|=`, `+=`..., `del`, `paths`).
+// A subtree with at most one output is compiled to a direct evaluator (`Value`) as well, which
+// returns its value instead of calling back, so a typical reshaping program runs with a few
+// callbacks (for its generators) rather than several per node.
 // Evaluation order follows jq: for `a + b` the outputs of `b` are the outer loop, for objects the
 // first entry is the outer loop, keys before values. Anything outside the supported subset is
 // `Unsupported` at compile time; a run that meets what it cannot answer exactly gives way to jq.
 import type { AssignOp, Ast, BinaryOp, Pattern } from "./ast.js";
-import { BUILTINS, type CompiledArg } from "./builtins.js";
+import { BUILTINS, type Builtin, type CompiledArg } from "./builtins.js";
 import { applyFormat, FORMATS } from "./formats.js";
 import { Unsupported } from "./lexer.js";
 import {
@@ -24,6 +27,7 @@ import {
   lookup,
   modulo,
   multiply,
+  NONE,
   negate,
   type PathEmit,
   type PathFilter,
@@ -31,6 +35,7 @@ import {
   setPath,
   sliceValue,
   subtract,
+  type Value,
 } from "./runtime.js";
 import {
   checkKey,
@@ -38,11 +43,17 @@ import {
   equal,
   fail,
   GiveWay,
+  isIndexLikeKey,
   JqFailure,
   type Json,
   type JsonObject,
   truthy,
 } from "./values.js";
+
+/** A key JavaScript objects keep in insertion order, as jq does (see checkKey). */
+function isPlainKey(key: string): boolean {
+  return key !== "__proto__" && !isIndexLikeKey(key);
+}
 
 /** What the run-time checks need to know about a compiled program. */
 export interface ProgramFacts {
@@ -65,7 +76,7 @@ export const PLAIN_NUMBER = /^-?(?:0|[1-9]\d{0,14})$/;
 export function compileProgram(ast: Ast): CompiledProgram {
   const compiler = new Compiler();
   const filter = compiler.filter(ast, []);
-  return { filter, facts: compiler.facts, single: singleOutput(ast) };
+  return { filter, facts: compiler.facts, single: compiler.value(ast, []) !== undefined };
 }
 
 type Scope = readonly string[];
@@ -101,25 +112,262 @@ class Compiler {
     return scope.length - 1 - index;
   }
 
+  /** Compiled forms of each node (a node always compiles in the same scope). */
+  private readonly filters = new Map<Ast, Filter>();
+  private readonly values = new Map<Ast, Value | null>();
+
   arg(ast: Ast, scope: Scope): CompiledArg {
     return {
       ast,
       filter: this.filter(ast, scope),
       path: () => this.path(ast, scope),
       single: singleOutput(ast),
+      value: this.value(ast, scope),
     };
   }
 
   filter(ast: Ast, scope: Scope): Filter {
+    const known = this.filters.get(ast);
+    if (known) return known;
+    const direct = this.value(ast, scope);
+    const filter: Filter = direct
+      ? (input, env, emit) => {
+          const value = direct(input, env);
+          if (value !== NONE) emit(value);
+        }
+      : this.generator(ast, scope);
+    this.filters.set(ast, filter);
+    return filter;
+  }
+
+  /** The node's direct evaluator, when it has at most one output and all it needs has one too. */
+  value(ast: Ast, scope: Scope): Value | undefined {
+    const known = this.values.get(ast);
+    if (known !== undefined) return known ?? undefined;
+    const direct = this.direct(ast, scope);
+    this.values.set(ast, direct ?? null);
+    return direct;
+  }
+
+  private direct(ast: Ast, scope: Scope): Value | undefined {
+    switch (ast.k) {
+      case "identity":
+        return (input) => input;
+      case "literal": {
+        this.noteLiteral(ast);
+        const value = ast.value;
+        return () => value;
+      }
+      case "var": {
+        if (ast.name === "ENV" && !scope.includes("ENV")) return () => ({});
+        const depth = this.resolve(scope, ast.name);
+        return (_input, env) => lookup(env, depth);
+      }
+      case "format": {
+        const format = this.format(ast.name);
+        return (input) => applyFormat(format, input);
+      }
+      case "string": {
+        const format = this.format(ast.format);
+        const parts = ast.pieces.map((piece) =>
+          typeof piece === "string" ? piece : this.value(piece, scope),
+        );
+        if (parts.some((part) => part === undefined)) return undefined;
+        const pieces = parts as (string | Value)[];
+        return (input, env) => {
+          // jq evaluates the last interpolation first (it is the outermost loop).
+          const texts: string[] = new Array(pieces.length);
+          let length = 0;
+          for (let index = pieces.length - 1; index >= 0; index--) {
+            const piece = pieces[index] as string | Value;
+            if (typeof piece === "string") texts[index] = piece;
+            else {
+              const value = piece(input, env);
+              if (value === NONE) return NONE;
+              texts[index] = applyFormat(format, value);
+            }
+            length += (texts[index] as string).length;
+          }
+          chargeBuilt(length);
+          return texts.join("");
+        };
+      }
+      case "index": {
+        const target = this.value(ast.target, scope);
+        const index = this.value(ast.index, scope);
+        if (!target || !index) return undefined;
+        const get = ast.opt ? optional(indexValue) : indexValue;
+        return (input, env) => {
+          const key = index(input, env);
+          if (key === NONE) return NONE;
+          const value = target(input, env);
+          if (value === NONE) return NONE;
+          const result = get(value, key);
+          return result === SKIP ? NONE : result;
+        };
+      }
+      case "array": {
+        const body = ast.body ? this.filter(ast.body, scope) : undefined;
+        if (!body) return () => [];
+        return (input, env) => {
+          const items: Json[] = [];
+          body(input, env, (value) => {
+            charge(1);
+            items.push(value);
+          });
+          return items;
+        };
+      }
+      case "object": {
+        const entries = ast.entries.map((entry) => {
+          const constant =
+            entry.key.k === "literal" && typeof entry.key.value === "string"
+              ? entry.key.value
+              : undefined;
+          return {
+            // A constant key JavaScript would keep differently is checked (and gives way) on use.
+            constantKey: constant !== undefined && isPlainKey(constant) ? constant : undefined,
+            key: this.value(entry.key, scope),
+            value: this.value(entry.value, scope),
+          };
+        });
+        if (entries.some((entry) => !entry.key || !entry.value)) return undefined;
+        const direct = entries as { constantKey: string | undefined; key: Value; value: Value }[];
+        return (input, env) => {
+          const object: JsonObject = {};
+          for (const entry of direct) {
+            let key = entry.constantKey;
+            if (key === undefined) {
+              const computed = entry.key(input, env);
+              if (computed === NONE) return NONE;
+              if (typeof computed !== "string") fail("Object keys must be strings");
+              key = checkKey(computed);
+            }
+            const value = entry.value(input, env);
+            if (value === NONE) return NONE;
+            charge(1);
+            object[key] = value;
+          }
+          return object;
+        };
+      }
+      case "negate": {
+        const body = this.value(ast.body, scope);
+        if (!body) return undefined;
+        return (input, env) => {
+          const value = body(input, env);
+          return value === NONE ? NONE : negate(value);
+        };
+      }
+      case "pipe": {
+        const left = this.value(ast.left, scope);
+        const right = this.value(ast.right, scope);
+        if (!left || !right) return undefined;
+        return (input, env) => {
+          const value = left(input, env);
+          return value === NONE ? NONE : right(value, env);
+        };
+      }
+      case "binary": {
+        const left = this.value(ast.left, scope);
+        const right = this.value(ast.right, scope);
+        if (!left || !right) return undefined;
+        const op = BINARY[ast.op];
+        return (input, env) => {
+          const b = right(input, env);
+          if (b === NONE) return NONE;
+          const a = left(input, env);
+          return a === NONE ? NONE : op(a, b);
+        };
+      }
+      case "and":
+      case "or": {
+        const left = this.value(ast.left, scope);
+        const right = this.value(ast.right, scope);
+        if (!left || !right) return undefined;
+        const isAnd = ast.k === "and";
+        return (input, env) => {
+          const a = left(input, env);
+          if (a === NONE) return NONE;
+          if (truthy(a) !== isAnd) return !isAnd;
+          const b = right(input, env);
+          return b === NONE ? NONE : truthy(b);
+        };
+      }
+      case "alternative": {
+        const left = this.value(ast.left, scope);
+        const right = this.value(ast.right, scope);
+        if (!left || !right) return undefined;
+        return (input, env) => {
+          const a = left(input, env);
+          return a !== NONE && truthy(a) ? a : right(input, env);
+        };
+      }
+      case "if": {
+        const cond = this.value(ast.cond, scope);
+        const then = this.value(ast.then, scope);
+        const otherwise = ast.else ? this.value(ast.else, scope) : undefined;
+        if (!cond || !then || (ast.else && !otherwise)) return undefined;
+        return (input, env) => {
+          const test = cond(input, env);
+          if (test === NONE) return NONE;
+          if (truthy(test)) return then(input, env);
+          return otherwise ? otherwise(input, env) : input;
+        };
+      }
+      case "try": {
+        const body = this.value(ast.body, scope);
+        const handler = ast.handler ? this.value(ast.handler, scope) : undefined;
+        if (!body || (ast.handler && !handler)) return undefined;
+        // A direct body calls nothing downstream: every error it raises is its own.
+        return (input, env) => {
+          try {
+            return body(input, env);
+          } catch (error) {
+            if (!(error instanceof JqFailure)) throw error;
+            if (!handler) return NONE;
+            if (!error.exact) throw new GiveWay("a caught error's wording");
+            return handler(error.value, env);
+          }
+        };
+      }
+      case "bind": {
+        const source = this.value(ast.source, scope);
+        if (!source) return undefined;
+        const { bind, names } = this.pattern(ast.pattern, scope);
+        const body = this.value(ast.body, [...scope, ...names]);
+        if (!body) return undefined;
+        return (input, env) => {
+          const value = source(input, env);
+          return value === NONE ? NONE : body(input, bind(value, env));
+        };
+      }
+      case "call": {
+        const builtin = BUILTINS[`${ast.name}/${ast.args.length}`];
+        if (!builtin?.value) return undefined;
+        const args = this.callArgs(ast.name, ast.args, scope);
+        return builtin.value(args);
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  private noteLiteral(ast: Extract<Ast, { k: "literal" }>): void {
+    if (typeof ast.value === "number" && !PLAIN_NUMBER.test(ast.raw ?? "")) {
+      this.facts.exactNumberLiterals = true;
+    }
+  }
+
+  /** A node's filter that calls back once per output (for generators). */
+  private generator(ast: Ast, scope: Scope): Filter {
     switch (ast.k) {
       case "identity":
         return (input, _env, emit) => emit(input);
       case "recurseAll":
         return (input, _env, emit) => recurseValues(input, emit);
       case "literal": {
-        if (typeof ast.value === "number" && !PLAIN_NUMBER.test(ast.raw ?? "")) {
-          this.facts.exactNumberLiterals = true;
-        }
+        this.noteLiteral(ast);
         const value = ast.value;
         return (_input, _env, emit) => emit(value);
       }
@@ -396,6 +644,11 @@ class Compiler {
   }
 
   private call(name: string, args: Ast[], scope: Scope): Filter {
+    const compiled = this.callArgs(name, args, scope);
+    return (BUILTINS[`${name}/${args.length}`] as Builtin).filter(compiled);
+  }
+
+  private callArgs(name: string, args: Ast[], scope: Scope): CompiledArg[] {
     const builtin = BUILTINS[`${name}/${args.length}`];
     if (!builtin) throw new Unsupported(`${name}/${args.length}`);
     if (builtin.stringifies) this.facts.stringifiesNumbers = true;
@@ -403,7 +656,7 @@ class Compiler {
     if (builtin.singleArgs && compiled.some((arg) => !arg.single)) {
       throw new Unsupported(`${name} with generator arguments`);
     }
-    return builtin.filter(compiled);
+    return compiled;
   }
 
   private format(name: string) {

@@ -24,6 +24,14 @@ export type PathEmit = (value: Json, path: readonly PathKey[]) => void;
 /** A filter as a path expression: emits each output with its path from the root. */
 export type PathFilter = (input: Json, path: readonly PathKey[], env: Env, emit: PathEmit) => void;
 
+/** What a direct evaluator answers for no output (`empty`, a failed `?`, a false `select`). */
+export const NONE: unique symbol = Symbol("no output");
+/**
+ * A filter with at most one output, evaluated directly: its value, or NONE. The compiler uses
+ * these for single-output subtrees (most of a reshaping program), which need no callbacks.
+ */
+export type Value = (input: Json, env: Env) => Json | typeof NONE;
+
 /** Variables, innermost first; the compiler resolves each `$name` to its depth. */
 export interface Frame {
   readonly value: Json;
