@@ -100,8 +100,14 @@ describe("batches of JavaScript calls", () => {
 describe("a node's home sandbox process", () => {
   it("lets another process take a node's call when its home stays busy", async () => {
     // No gather window: the loop must go alone at once, not wait to share a batch with the call
-    // that follows it (a gathered batch runs its calls one after another).
-    const twoProcesses = createTransformRunner({ jsProcesses: 2, jsGatherMs: 0 });
+    // that follows it (a gathered batch runs its calls one after another). A 200 ms limit keeps
+    // the home busy for 400 ms, far past the 25 ms after which another process takes the quick
+    // call, even on a machine loaded by other suites.
+    const twoProcesses = createTransformRunner({
+      jsProcesses: 2,
+      jsGatherMs: 0,
+      jsCpuLimitMs: 200,
+    });
     const call = (template: string, n: number) =>
       twoProcesses.run({
         mode: "javascript",

@@ -310,6 +310,9 @@ export function createJsPool(options: JsPoolOptions): JsPool {
         slot.child = undefined;
         if (child && child.exitCode === null && child.signalCode === null) {
           exits.push(new Promise((resolve) => child.once("exit", resolve)));
+          // The process is unref'd; held again until it exits, or a process with nothing else
+          // to do would end before `close` resolves.
+          child.ref();
           child.kill("SIGKILL");
         }
       }
