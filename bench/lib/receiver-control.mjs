@@ -21,5 +21,7 @@ export function startReceiver(script, port) {
     /** Arrivals since the last drain: [eventId, epoch ms]. */
     drain: () => ask({ type: "drain" }, "arrivals"),
     reset: () => ask({ type: "reset" }, "ack"),
+    /** Successful deliveries so far (cumulative; `reset` zeroes it). */
+    count: () => ask({ type: "count" }, "count").then((m) => m.count),
   };
 }

@@ -55,6 +55,8 @@ process.on("message", (msg) => {
         server.listen(port, "127.0.0.1", () => process.send({ type: "ack" }));
       } else process.send({ type: "ack" });
     }
+  } else if (msg.type === "count") {
+    process.send({ type: "count", count });
   } else if (msg.type === "drain") {
     process.send({ type: "arrivals", arrivals, count });
     arrivals = [];
