@@ -12,6 +12,7 @@
 //   pnpm build && node bench/graph-bench.mjs
 //   BENCH_QUICK=1 node bench/graph-bench.mjs      # shorter phases
 //   BENCH_CPU_PROF=1 node bench/graph-bench.mjs   # the worker writes a CPU profile
+//   BENCH_ROUNDS=5 node bench/graph-bench.mjs      # more rounds (default 3; 2 when quick)
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
@@ -37,7 +38,7 @@ const CLI = join(ROOT, "apps/cli/dist/main.js");
 const QUICK = process.env.BENCH_QUICK === "1";
 const PHASE_MS = QUICK ? 3000 : 6000;
 const DRAIN_EVENTS = Number(process.env.BENCH_GRAPH_EVENTS ?? (QUICK ? 2000 : 5000));
-const ROUNDS = QUICK ? 2 : 3;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (QUICK ? 2 : 3));
 const CONNECTIONS = 64;
 const run = newRunId();
 const BASE_DB = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -303,12 +304,26 @@ async function main() {
   summary.e2e.ratio = summary.e2e.graph / summary.e2e.plain;
   summary.cpu = { plain: of("plain", "drainCpuUsTotal"), graph: of("graph", "drainCpuUsTotal") };
   summary.cpu.ratio = summary.cpu.plain / summary.cpu.graph;
+  // Each graph round over the plain round just before it: drift over the run (a warming cache,
+  // growing tables, other work on the machine) hits both sides of a pair alike.
+  const paired = (field) =>
+    median(
+      rounds
+        .filter((r) => r.name === "graph")
+        .map(
+          (g) => g[field] / rounds.find((p) => p.name === "plain" && p.round === g.round)[field],
+        ),
+    );
+  summary.paired = { drain: paired("drainEventsPerSecond"), e2e: paired("e2eDeliveredPerSecond") };
   Object.assign(results, { rounds, summary, balances, void: balances.some((b) => !b.balanced) });
   log(
     `drain (worker alone), median: plain ${fmt(summary.drain.plain, 0)} events/s, graph ${fmt(summary.drain.graph, 0)} events/s, ratio ${fmt(100 * summary.drain.ratio, 1)}% (graph costs ${fmt(100 * (1 - summary.drain.ratio), 1)}%)`,
   );
   log(
     `end to end, median: plain ${fmt(summary.e2e.plain, 0)} delivered/s, graph ${fmt(summary.e2e.graph, 0)} delivered/s, ratio ${fmt(100 * summary.e2e.ratio, 1)}% (graph costs ${fmt(100 * (1 - summary.e2e.ratio), 1)}%)`,
+  );
+  log(
+    `paired rounds, median of graph / plain: drain ${fmt(100 * summary.paired.drain, 1)}%, end to end ${fmt(100 * summary.paired.e2e, 1)}%`,
   );
   // A cross-check of the throughput ratio: plain's CPU per event (every process) over the graph's
   // is the ratio the CPU alone allows, when the machine is CPU-bound.
