@@ -418,6 +418,17 @@ function anyAll(
   return any ? decided : !decided;
 }
 
+/** `any(cond)`/`all(cond)` (arity 1, over `.[]`) and `any(gen; cond)`/`all(gen; cond)`. */
+function anyAllOf(arity: 1 | 2, isAny: boolean): Builtin {
+  return {
+    filter: (args) => {
+      const generator = arity === 2 ? (args[0] as CompiledArg).filter : iterate;
+      const condition = (args[arity - 1] as CompiledArg).filter;
+      return (input, env, emit) => emit(anyAll(generator, condition, input, env, isAny));
+    },
+  };
+}
+
 const iterate: Filter = (input, _env, emit) => eachEntry(input, (item) => emit(item));
 
 /** `[.[] | f]` */
@@ -524,46 +535,10 @@ export const BUILTINS: Record<string, Builtin> = {
   },
   "any/0": unary((input) => anyAll(iterate, identity, input, null, true)),
   "all/0": unary((input) => anyAll(iterate, identity, input, null, false)),
-  "any/1": {
-    filter:
-      ([condition]) =>
-      (input, env, emit) =>
-        emit(anyAll(iterate, (condition as CompiledArg).filter, input, env, true)),
-  },
-  "all/1": {
-    filter:
-      ([condition]) =>
-      (input, env, emit) =>
-        emit(anyAll(iterate, (condition as CompiledArg).filter, input, env, false)),
-  },
-  "any/2": {
-    filter:
-      ([generator, condition]) =>
-      (input, env, emit) =>
-        emit(
-          anyAll(
-            (generator as CompiledArg).filter,
-            (condition as CompiledArg).filter,
-            input,
-            env,
-            true,
-          ),
-        ),
-  },
-  "all/2": {
-    filter:
-      ([generator, condition]) =>
-      (input, env, emit) =>
-        emit(
-          anyAll(
-            (generator as CompiledArg).filter,
-            (condition as CompiledArg).filter,
-            input,
-            env,
-            false,
-          ),
-        ),
-  },
+  "any/1": anyAllOf(1, true),
+  "all/1": anyAllOf(1, false),
+  "any/2": anyAllOf(2, true),
+  "all/2": anyAllOf(2, false),
   "isempty/1": {
     filter:
       ([generator]) =>
