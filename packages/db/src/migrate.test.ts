@@ -166,4 +166,50 @@ describe("migrateDatabase", () => {
       await dropDatabase(url);
     }
   });
+
+  it("0007 compresses new large values with lz4 where the server has it", async () => {
+    const url = freshUrl();
+    try {
+      await migrateDatabase({ url });
+      const sql = postgres(url, { max: 1, onnotice: () => {} });
+      try {
+        const [server] = await sql<{ lz4: boolean }[]>`select
+          current_setting('server_version_num')::int >= 140000
+          and exists (select 1 from pg_settings where name = 'default_toast_compression'
+            and 'lz4' = any(enumvals)) as lz4`;
+        const methods = await sql<{ column: string; method: string }[]>`
+          select attrelid::regclass || '.' || attname as column, attcompression::text as method
+          from pg_attribute
+          where (attrelid, attname) in (('events'::regclass, 'body'),
+            ('events'::regclass, 'delivery_body'), ('events'::regclass, 'headers'),
+            ('event_step_batches'::regclass, 'steps'),
+            ('delivery_attempts'::regclass, 'response_body'))
+          order by 1`;
+        // "l" is lz4; "" is the server's default (pglz unless configured otherwise).
+        const expected = server?.lz4 ? "l" : "";
+        expect(methods.map((row) => [row.column, row.method])).toEqual([
+          ["delivery_attempts.response_body", expected],
+          ["event_step_batches.steps", expected],
+          ["events.body", expected],
+          ["events.delivery_body", expected],
+          ["events.headers", expected],
+        ]);
+        if (server?.lz4) {
+          // A new large value is stored compressed with lz4.
+          await sql`insert into users (id, email, password_hash) values ('usr_z', 'z@example.test', 'x')`;
+          await sql`insert into webhooks (id, owner_id, name, target_url, ingress_token, signing_secret)
+            values ('wh_z', 'usr_z', 'z', 'http://127.0.0.1:9/', 'tok_z', 'whsec_z')`;
+          await sql`insert into events (id, webhook_id, body)
+            values ('evt_z', 'wh_z', ${JSON.stringify({ note: "x".repeat(8000) })})`;
+          const [stored] = await sql<{ method: string | null }[]>`
+            select pg_column_compression(body) as method from events where id = 'evt_z'`;
+          expect(stored?.method).toBe("lz4");
+        }
+      } finally {
+        await sql.end();
+      }
+    } finally {
+      await dropDatabase(url);
+    }
+  });
 });
