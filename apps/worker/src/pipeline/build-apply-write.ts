@@ -1,12 +1,11 @@
-import type { EventPipelineUpdate, EventStepRow, PipelineApplyWrite } from "@hookflow/db";
+import type { EventPipelineUpdate, PipelineApplyWrite } from "@hookflow/db";
 import { newId, newPrefixedId } from "@hookflow/domain";
 import {
   type ApplyPlan,
-  boundedPayloadJson,
   EMPTY_PIPELINE_STATE,
-  knownStepJson,
   type PlannedPark,
   type StepDraft,
+  stepJson,
 } from "@hookflow/pipeline";
 import { STEP_PAYLOAD_LIMIT_BYTES } from "../steps/step-reporter.js";
 
@@ -41,25 +40,6 @@ export interface StoredPark {
 export interface BuiltWrite {
   write: Omit<PipelineApplyWrite, "eventId" | "now" | "freshOnly">;
   parks: StoredPark[];
-}
-
-function stepRow(step: StepDraft): EventStepRow {
-  const written = knownStepJson(step);
-  return {
-    json: written,
-    nodeType: step.nodeType,
-    nodeId: step.nodeId,
-    nodeName: step.nodeName ?? null,
-    status: step.status,
-    statusCode: step.statusCode ?? null,
-    durationMs: step.durationMs ?? null,
-    lastPayloadJson:
-      written !== undefined || step.lastPayload === undefined
-        ? null
-        : (boundedPayloadJson(step.lastPayload, STEP_PAYLOAD_LIMIT_BYTES) ?? null),
-    error: step.error ?? null,
-    at: step.at,
-  };
 }
 
 const CLEARED = { awaitingApproval: false, awaitingMerge: false, delayed: false, parkedAt: null };
@@ -122,7 +102,8 @@ export function buildApplyWrite(
     parks,
     write: {
       event: eventUpdate(plan, ctx),
-      steps: steps.map(stepRow),
+      // The text each step streamed with (written once by `stepJson`) is its stored element.
+      steps: steps.map((step) => stepJson(ctx.eventId, step, STEP_PAYLOAD_LIMIT_BYTES)),
       parks: parks.map(({ id, planned: { outcome, status } }) => {
         const state: StoredParkState = {
           path: { id: outcome.pathId, body: outcome.body },

@@ -1,20 +1,11 @@
 import type postgres from "postgres";
 
-/** One step row (the engine's step, bounded by the caller). */
-export interface EventStepRow {
-  nodeType: string;
-  nodeId: string;
-  nodeName: string | null;
-  status: string;
-  statusCode: number | null;
-  durationMs: number | null;
-  /** The node's output as JSON text (already bounded), or null. */
-  lastPayloadJson: string | null;
-  error: string | null;
-  at: string;
-  /** The element's JSON text when it was written already (the step streamed live): used as is. */
-  json?: string;
-}
+/**
+ * One step as its stored element: the JSON text the worker wrote once for the step's stream
+ * message and its batch (`stepJson` of @hookflow/pipeline: `{eventId, nodeType, nodeId, nodeName?,
+ * status, statusCode?, durationMs?, error?, at, lastPayload?}`), stored as is.
+ */
+export type EventStepRow = string;
 
 export interface NewParkRow {
   id: string;
@@ -175,29 +166,9 @@ export async function writePipelineApply(
   };
 }
 
-/**
- * A job's steps as the JSON array one `event_step_batches` row holds, in order. Each payload is
- * spliced in as the JSON text it already is, not serialized again.
- */
+/** A job's steps as the JSON array one `event_step_batches` row holds, in order. */
 export function stepsJson(steps: readonly EventStepRow[]): string {
-  return `[${steps.map(stepJson).join(",")}]`;
-}
-
-function stepJson(step: EventStepRow): string {
-  if (step.json !== undefined) return step.json;
-  const entry = json({
-    nodeType: step.nodeType,
-    nodeId: step.nodeId,
-    ...(step.nodeName === null ? {} : { nodeName: step.nodeName }),
-    status: step.status,
-    ...(step.statusCode === null ? {} : { statusCode: step.statusCode }),
-    ...(step.durationMs === null ? {} : { durationMs: Math.round(step.durationMs) }),
-    ...(step.error === null ? {} : { error: step.error }),
-    at: step.at,
-  });
-  return step.lastPayloadJson === null
-    ? entry
-    : `${entry.slice(0, -1)},"lastPayload":${step.lastPayloadJson}}`;
+  return `[${steps.join(",")}]`;
 }
 
 function parkRecord(park: NewParkRow) {

@@ -1,14 +1,19 @@
 import { asc, eq } from "drizzle-orm";
 import type { Database } from "../../client.js";
 import { eventStepBatches } from "../../schema/index.js";
-import type { EventStepRow } from "../graph/write-pipeline-apply.js";
-
-/** A recorded step of an event: a written step row, read back with its parsed payload. */
-export type EventStepRecord = Omit<EventStepRow, "lastPayloadJson" | "at"> & {
+/** A recorded step of an event, read back from its stored element. */
+export interface EventStepRecord {
   eventId: string;
+  nodeType: string;
+  nodeId: string;
+  nodeName: string | null;
+  status: string;
+  statusCode: number | null;
+  durationMs: number | null;
   lastPayload: unknown;
+  error: string | null;
   at: Date;
-};
+}
 
 /**
  * Every recorded step of an event, in the order they happened (batches in the order they were
@@ -31,8 +36,8 @@ const text = (value: unknown): string | null => (typeof value === "string" ? val
 const number = (value: unknown): number | null => (typeof value === "number" ? value : null);
 
 /**
- * One element of a stored batch: `{nodeType, nodeId, nodeName?, status, statusCode?,
- * durationMs?, lastPayload?, error?, at}` as the worker writes it. An element that does not have
+ * One element of a stored batch: `{eventId?, nodeType, nodeId, nodeName?, status, statusCode?,
+ * durationMs?, error?, at, lastPayload?}` as the worker writes it (no `eventId` before 0006). An element that does not have
  * that shape is skipped, not fatal.
  */
 function toRecord(eventId: string, raw: unknown): EventStepRecord | undefined {
