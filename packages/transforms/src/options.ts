@@ -35,7 +35,7 @@ export const TransformRunnerOptions = z.object({
    */
   jqInline: z.boolean().default(true),
   /** Payloads above this many characters of JSON text always run in jq (off the event loop). */
-  jqInlineMaxInputBytes: positiveInt(16 * 1024 * 1024).default(64 * 1024),
+  jqInlineMaxInputChars: positiveInt(16 * 1024 * 1024).default(64 * 1024),
   /**
    * Work units one inline run may spend (outputs, iterations, built characters / 64), plus one per
    * character of input; past it the call goes to jq, and so do that program's later calls.

@@ -47,7 +47,7 @@ export function createTransformRunner(options: TransformRunnerOptions = {}): Tra
   const inlineJq = settings.jqInline
     ? createInlineJq({
         maxOutputBytes: settings.maxOutputBytes,
-        maxInputChars: settings.jqInlineMaxInputBytes,
+        maxInputChars: settings.jqInlineMaxInputChars,
         budget: settings.jqInlineBudget,
       })
     : undefined;
