@@ -38,8 +38,8 @@ export function createTransformRunnerPort(runner: TransformRunnerLike): Transfor
       if (mode === "handlebars" && typeof output === "string") {
         return { ok: true, payload: output, body: output };
       }
-      // Always serialized here, never taken from the sandbox as text: user code may have
-      // replaced JSON.stringify in its context, and this text travels in step messages.
+      // Always serialized here, never taken from the sandbox as text: it comes from a context
+      // user code ran in (hardened, but not trusted as written), and it travels in step messages.
       const body = output === undefined ? undefined : JSON.stringify(output);
       if (body === undefined) return { ok: false, error: "the transform produced no value" };
       rememberPayloadJson(output, body);
