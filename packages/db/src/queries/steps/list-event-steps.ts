@@ -37,8 +37,8 @@ const number = (value: unknown): number | null => (typeof value === "number" ? v
 
 /**
  * One element of a stored batch: `{eventId?, nodeType, nodeId, nodeName?, status, statusCode?,
- * durationMs?, error?, at, lastPayload?}` as the worker writes it (no `eventId` before 0006). An element that does not have
- * that shape is skipped, not fatal.
+ * durationMs?, error?, at, lastPayload?}` as the worker writes it (elements written by earlier
+ * versions have no `eventId`). An element that does not have that shape is skipped, not fatal.
  */
 function toRecord(eventId: string, raw: unknown): EventStepRecord | undefined {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return undefined;
