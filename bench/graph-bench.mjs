@@ -1,18 +1,21 @@
 // Graph benchmark: what a transform-heavy node graph costs delivery throughput. Two webhooks share
 // one ingress process, one worker process and one receiver: `plain` (no nodes) and `graph`
-// (filter -> jq transform -> JavaScript transform -> schema validator). Rounds alternate between
-// them, so background load hits both alike, in two measurements:
+// (filter -> jq transform -> JavaScript transform -> schema validator). Each round runs both, in
+// alternating order (plain first in even rounds, graph first in odd ones), so background load hits
+// both alike and a steady drift over the run (a busy host, growing tables) favours neither side.
+// Two measurements:
 //   - drain: a backlog of BENCH_GRAPH_EVENTS stored events per round gets its jobs at once and the
 //     worker drains it (worker throughput alone);
 //   - end to end: a closed loop of POSTs through the ingress for the phase, then until every
 //     accepted event is delivered (ingress, queue, graph, signed delivery).
 // Prints events/s of both paths and the ratio; the target is graph >= 70 % of plain (the graph
-// costs under 30 %). Every round checks its counts balance, or the run is void.
+// costs under 30 %). The ratios to read are the paired ones: each round's graph over the same
+// round's plain, median over the rounds. Every round checks its counts balance, or the run is void.
 //
 //   pnpm build && node bench/graph-bench.mjs
 //   BENCH_QUICK=1 node bench/graph-bench.mjs      # shorter phases
 //   BENCH_CPU_PROF=1 node bench/graph-bench.mjs   # the worker writes a CPU profile
-//   BENCH_ROUNDS=5 node bench/graph-bench.mjs      # more rounds (default 3; 2 when quick)
+//   BENCH_ROUNDS=8 node bench/graph-bench.mjs      # more rounds (default 4; 2 when quick)
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
@@ -38,7 +41,7 @@ const CLI = join(ROOT, "apps/cli/dist/main.js");
 const QUICK = process.env.BENCH_QUICK === "1";
 const PHASE_MS = QUICK ? 3000 : 6000;
 const DRAIN_EVENTS = Number(process.env.BENCH_GRAPH_EVENTS ?? (QUICK ? 2000 : 5000));
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (QUICK ? 2 : 3));
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (QUICK ? 2 : 4));
 const CONNECTIONS = 64;
 const run = newRunId();
 const BASE_DB = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -138,7 +141,12 @@ async function storeBacklog(sql, webhookId, round) {
   return ids;
 }
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+/** The middle value; the mean of the two middle ones for an even count. */
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
 
 async function main() {
   const { createDeliveryQueues, closeDeliveryQueues, enqueueDeliveries, redisKeys } = await import(
@@ -208,10 +216,14 @@ async function main() {
     }
 
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [name, webhook] of [
+      const paths = [
         ["plain", plain],
         ["graph", graph],
-      ]) {
+      ];
+      // Alternating order: under a steady drift the side that runs second in a round gains or
+      // loses a little, and alternation hands that to each side in turn.
+      if (round % 2 === 1) paths.reverse();
+      for (const [name, webhook] of paths) {
         // Drain: a stored backlog gets its jobs all at once; the running worker drains it.
         const pre = await counts(sql, webhook.id);
         const arrived = await receiver.count();
@@ -304,17 +316,18 @@ async function main() {
   summary.e2e.ratio = summary.e2e.graph / summary.e2e.plain;
   summary.cpu = { plain: of("plain", "drainCpuUsTotal"), graph: of("graph", "drainCpuUsTotal") };
   summary.cpu.ratio = summary.cpu.plain / summary.cpu.graph;
-  // Each graph round over the plain round just before it: drift over the run (a warming cache,
-  // growing tables, other work on the machine) hits both sides of a pair alike.
-  const paired = (field) =>
-    median(
-      rounds
-        .filter((r) => r.name === "graph")
-        .map(
-          (g) => g[field] / rounds.find((p) => p.name === "plain" && p.round === g.round)[field],
-        ),
-    );
-  summary.paired = { drain: paired("drainEventsPerSecond"), e2e: paired("e2eDeliveredPerSecond") };
+  // Each graph round over the same round's plain (run just before or just after it): drift over
+  // the run (a warming cache, growing tables, other work on the machine) hits both sides of a pair
+  // nearly alike, and the alternating order cancels what is left of a steady drift.
+  const pairRatios = (field) =>
+    rounds
+      .filter((r) => r.name === "graph")
+      .map((g) => g[field] / rounds.find((p) => p.name === "plain" && p.round === g.round)[field]);
+  summary.pairs = {
+    drain: pairRatios("drainEventsPerSecond"),
+    e2e: pairRatios("e2eDeliveredPerSecond"),
+  };
+  summary.paired = { drain: median(summary.pairs.drain), e2e: median(summary.pairs.e2e) };
   Object.assign(results, { rounds, summary, balances, void: balances.some((b) => !b.balanced) });
   log(
     `drain (worker alone), median: plain ${fmt(summary.drain.plain, 0)} events/s, graph ${fmt(summary.drain.graph, 0)} events/s, ratio ${fmt(100 * summary.drain.ratio, 1)}% (graph costs ${fmt(100 * (1 - summary.drain.ratio), 1)}%)`,
@@ -324,6 +337,10 @@ async function main() {
   );
   log(
     `paired rounds, median of graph / plain: drain ${fmt(100 * summary.paired.drain, 1)}%, end to end ${fmt(100 * summary.paired.e2e, 1)}%`,
+  );
+  const percents = (ratios) => ratios.map((r) => `${fmt(100 * r, 1)}%`).join(", ");
+  log(
+    `  each round: drain ${percents(summary.pairs.drain)}; end to end ${percents(summary.pairs.e2e)}`,
   );
   // A cross-check of the throughput ratio: plain's CPU per event (every process) over the graph's
   // is the ratio the CPU alone allows, when the machine is CPU-bound.
