@@ -404,9 +404,8 @@ describe("the sandbox's warm contexts", () => {
     expect(steps[3]?.result.error).toBe("Error: mine");
     expect(steps[5]?.result.error).toMatch(/topobject/);
     // The time limit costs the context (+1 for the next call); the user's exceptions keep theirs
-    // (+1 for three calls); the permanent global fails the reset that starts the second call, which
-    // then runs in a new context (+2); the module whose top level throws loses its context after
-    // each call (+2), with room to keep it.
+    // (+1 for three calls); the permanent global fails the reset after each call (+2); the module
+    // whose top level throws loses its context after each call (+2), with room to keep it.
     expect(steps.map((step) => step.stats.contextsCreated)).toEqual([1, 1, 2, 3, 5, 7]);
   });
 });

@@ -155,13 +155,6 @@ globalThis.__hookflow_fn = transform;`;
  * past the next one, and user code cannot reach it. `ours`: `user` is our wrapper around the
  * user's code (reachable from sloppy code as `arguments.callee`), so it and its prototype are
  * frozen: nothing can be left on them for a later call.
- * `run(undefined, reset)` installs the context's reset (HARDEN_SOURCE) once: from then on every
- * call but the first starts with it, in the same call into the isolate (one call fewer per
- * event). At the start, not the end: the previous call's microtasks ran after its answer, as the
- * call into the isolate ended, and may have added globals too. When the context cannot be brought
- * back to its baseline the call runs no user code and answers "R"; the sandbox discards the
- * context and runs the call in a new one. A runner without a reset leaves it to the sandbox (a
- * module evaluated per call).
  * @param {number} maxOutputChars
  */
 function runnerSource(maxOutputChars) {
@@ -193,19 +186,12 @@ function runnerSource(maxOutputChars) {
     return "O" + json;
   }
   function settle(outcome) { pending = outcome; }
-  var reset, used = false;
-  return function run(raw, install) {
-    if (raw === undefined) {
-      if (reset === undefined && typeof install === "function") reset = install;
-      return "I";
-    }
+  return function run(raw) {
     if (raw === null) {
       var outcome = pending;
       pending = undefined;
       return typeof outcome === "string" ? outcome : "Ethe transform returned a promise that never settles";
     }
-    if (used && reset !== undefined && reset() !== true) return "R";
-    used = true;
     pending = undefined;
     var input = parse(raw), fn = user, result, then;
     try {

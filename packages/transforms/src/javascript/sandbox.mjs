@@ -2,10 +2,9 @@
 // One isolated-vm isolate per sandbox process, and in it one warm context per node: a context is
 // hardened once (built-ins frozen, see HARDEN_SOURCE), gets the node's program installed once (a
 // runner around the user's code, compiled once per isolate) and then serves up to
-// CALLS_PER_CONTEXT calls of the same code of the same node, each one call of that runner; between
-// calls a reset deletes every global the last call added (the runner runs it as the next call
-// starts), and a context that cannot be brought back to its baseline, or whose call was stopped by
-// a limit, is discarded. Runs inside a sandbox process (sandbox-host.mjs), so even a crash of V8
+// CALLS_PER_CONTEXT calls of the same code of the same node, each one call of that runner; after
+// each call a reset deletes every global the call added, and a context that cannot be brought back
+// to its baseline, or whose call was stopped by a limit, is discarded. Runs inside a sandbox process (sandbox-host.mjs), so even a crash of V8
 // cannot take the worker down. The process does nothing else, so every isolate operation is
 // synchronous: a call runs on the process's own thread, without the thread hand-offs (each a
 // costly wake-up) of the async API.
@@ -24,7 +23,7 @@ import {
  * @typedef {{ cpuLimitMs: number, memoryLimitMb: number, maxOutputBytes: number,
  *   warmContexts: number, contextIdleMs?: number }} SandboxOptions
  * @typedef {{ ok: true, json: string } | { ok: false, error: string, timedOut?: true }} SandboxResult
- * @typedef {ivm.Reference<(raw: string | null | undefined, install?: unknown) => string>} Runner
+ * @typedef {ivm.Reference<(raw: string | null) => string>} Runner
  * @typedef {{ kind: "script", script: ivm.Script }
  *   | { kind: "module", cachedData: ivm.ExternalCopy<ArrayBuffer> | undefined }
  *   | { kind: "invalid", error: string }} Program
@@ -133,8 +132,7 @@ export function createSandbox(options) {
       (!isNew || rt.warm.size < options.warmContexts || evict !== undefined) &&
       reusable &&
       warm.calls < CALLS_PER_CONTEXT &&
-      // A context with a runner is reset by the runner, at the start of its next call.
-      (warm.runner !== undefined || reset(warm));
+      reset(warm);
     if (!keep || rt.isolate.isDisposed) {
       releaseContext(rt, warm);
       return;
@@ -240,25 +238,15 @@ export function createSandbox(options) {
       started = performance.now();
       /** @type {Runner} */
       let runner;
-      /** @type {string} */
-      let output;
       if (program.kind === "script") {
-        runner = installRunner(warm, program.script, remaining());
-        output = runner.applySync(undefined, [inputJson], { timeout: remaining() });
-        if (output === "R") {
-          // The last call left this context where its reset cannot bring it back: a new one.
-          releaseContext(rt, warm);
-          warm = undefined;
-          warm = hardenedContext(rt);
-          runner = installRunner(warm, program.script, remaining());
-          output = runner.applySync(undefined, [inputJson], { timeout: remaining() });
-        }
+        warm.runner ??= program.script.runSync(context, { reference: true, timeout: remaining() });
+        runner = warm.runner;
       } else {
         evaluateModule(rt, context, code, program, remaining());
         moduleRunner = rt.moduleRunner.runSync(context, { reference: true, timeout: remaining() });
         runner = moduleRunner;
-        output = runner.applySync(undefined, [inputJson], { timeout: remaining() });
       }
+      let output = runner.applySync(undefined, [inputJson], { timeout: remaining() });
       if (output === "P") output = runner.applySync(undefined, [null], { timeout: remaining() });
       reusable = true;
       if (typeof output !== "string")
@@ -275,21 +263,6 @@ export function createSandbox(options) {
       if (moduleRunner && !rt.isolate.isDisposed) moduleRunner.release();
       if (warm) returnContext(rt, key, warm, reusable);
     }
-  }
-
-  /**
-   * The context's runner for a "script" program, installed on first use with the context's reset,
-   * which the runner then runs at the start of every later call (sandbox-sources.mjs).
-   * @param {Warm} warm @param {ivm.Script} script @param {number} timeout @returns {Runner}
-   */
-  function installRunner(warm, script, timeout) {
-    if (warm.runner) return warm.runner;
-    const runner = /** @type {Runner} */ (
-      script.runSync(warm.context, { reference: true, timeout })
-    );
-    warm.runner = runner;
-    runner.applySync(undefined, [undefined, warm.reset.derefInto()], { timeout });
-    return runner;
   }
 
   /**
