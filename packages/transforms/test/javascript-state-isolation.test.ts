@@ -169,6 +169,18 @@ describe("JavaScript transforms: no state carries from one call of a node to the
     );
   });
 
+  it("what a call's promise callbacks leave on the global is gone before another node's call", async () => {
+    // Nodes share the sandbox process's heap. About 24 MB kept by a late promise callback would
+    // leave the next node's call without room for its own 24 MB if it stayed reachable until the
+    // hoarding node's next call; the reset after each call makes it garbage at once.
+    const hoard =
+      "Promise.resolve().then(() => null).then(() => { globalThis.hoard = new Array(3e6).fill(1.5); });\nreturn 1;";
+    expect(await run(hoard, {}, "tn_hoard")).toMatchObject({ ok: true });
+    expect(await run("return new Array(3e6).fill(2.5).length;", {}, "tn_other")).toEqual(
+      expect.objectContaining({ ok: true, output: 3_000_000 }),
+    );
+  });
+
   it("a global object that can no longer be extended loses its context", async () => {
     const code = "if (payload.s) Object.preventExtensions(globalThis);\nreturn payload.n ?? null;";
     expect(await run(code, { s: "x" }, "tn_frozen_global")).toMatchObject({ ok: true });
