@@ -328,6 +328,21 @@ describe("events api", () => {
       await api.database.sql`delete from events where id = ${id}`;
     });
 
+    it("shows a payload nested past the depth limit as its text", async () => {
+      const deep = `${"[".repeat(200_000)}${"]".repeat(200_000)}`;
+      const atLimit = `${"[".repeat(1000)}${"]".repeat(1000)}`;
+      const ids = [
+        await insertEvent(db, w2, { body: deep }),
+        await insertEvent(db, w2, { body: atLimit }),
+      ];
+      const shown = await api.call("GET", `/api/events/${ids[0]}`, { token: alice.token });
+      expect(shown.status).toBe(200);
+      expect(shown.body.payload).toBe(deep);
+      const parsed = await api.call("GET", `/api/events/${ids[1]}`, { token: alice.token });
+      expect(parsed.body.payload).toEqual(JSON.parse(atLimit));
+      await api.database.sql`delete from events where id = any(${ids})`;
+    });
+
     it("answers 403 for another owner's event and 404 for an unknown id", async () => {
       expect(
         (await api.call("GET", `/api/events/${bobEvent}`, { token: alice.token })).status,

@@ -6,6 +6,7 @@ export * from "./families/parse-node-input.js";
 export * from "./families/registry.js";
 export * from "./graph/index.js";
 export * from "./nodes.js";
+export * from "./payload-depth.js";
 export * from "./payload-json.js";
 export * from "./step-json.js";
 export * from "./steps.js";

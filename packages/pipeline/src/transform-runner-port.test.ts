@@ -1,3 +1,4 @@
+import { MAX_PAYLOAD_DEPTH } from "./payload-depth.js";
 import { payloadJson, rememberPayloadJson } from "./payload-json.js";
 import { createTransformRunnerPort, type TransformRunnerLike } from "./transform-runner-port.js";
 
@@ -77,5 +78,28 @@ describe("transform runner port", () => {
       context,
     });
     expect(result).toEqual({ ok: false, error: "the transform produced no value" });
+  });
+
+  it("fails a step whose output nests past the depth limit, even past what JSON can write", async () => {
+    const nested = (depth: number) => JSON.parse(`${"[".repeat(depth)}${"]".repeat(depth)}`);
+    const error = `the transform output nests more than ${MAX_PAYLOAD_DEPTH} levels deep`;
+    for (const depth of [MAX_PAYLOAD_DEPTH + 1, 200_000]) {
+      const { runner } = fakeRunner({ ok: true, output: nested(depth), durationMs: 1 });
+      const result = await createTransformRunnerPort(runner).run({
+        mode: "jq",
+        template: ".",
+        payload: {},
+        context,
+      });
+      expect(result).toEqual({ ok: false, error });
+    }
+    const { runner } = fakeRunner({ ok: true, output: nested(MAX_PAYLOAD_DEPTH), durationMs: 1 });
+    const atLimit = await createTransformRunnerPort(runner).run({
+      mode: "jq",
+      template: ".",
+      payload: {},
+      context,
+    });
+    expect(atLimit.ok).toBe(true);
   });
 });

@@ -1,6 +1,9 @@
 import type { TransformOutput, TransformPort } from "./engine/types.js";
 import type { TransformNodeConfig } from "./families/definitions.js";
+import { jsonTextNestsDeeperThan, MAX_PAYLOAD_DEPTH } from "./payload-depth.js";
 import { knownPayloadJson, rememberPayloadJson } from "./payload-json.js";
+
+const TOO_DEEP = `the transform output nests more than ${MAX_PAYLOAD_DEPTH} levels deep`;
 
 /** What the engine needs of @hookflow/transforms' runner (`createTransformRunner`). */
 export interface TransformRunnerLike {
@@ -40,8 +43,17 @@ export function createTransformRunnerPort(runner: TransformRunnerLike): Transfor
       }
       // Always serialized here, never taken from the sandbox as text: it comes from a context
       // user code ran in (hardened, but not trusted as written), and it travels in step messages.
-      const body = output === undefined ? undefined : JSON.stringify(output);
+      let body: string | undefined;
+      try {
+        body = output === undefined ? undefined : JSON.stringify(output);
+      } catch (error) {
+        // Nested thousands of levels deep, the serializer runs out of stack.
+        if (error instanceof RangeError) return { ok: false, error: TOO_DEEP };
+        throw error;
+      }
       if (body === undefined) return { ok: false, error: "the transform produced no value" };
+      // Later nodes, steps and parks serialize it again, some deeper in a stack (payload-depth).
+      if (jsonTextNestsDeeperThan(body, MAX_PAYLOAD_DEPTH)) return { ok: false, error: TOO_DEEP };
       rememberPayloadJson(output, body);
       return { ok: true, payload: output, body };
     },

@@ -63,22 +63,24 @@ export function createTransformRunner(options: TransformRunnerOptions = {}): Tra
         return handlebars.render(input.template, input.payload);
       case "jq": {
         const json = input.payloadJson ?? payloadJson(input.payload);
+        if (json === undefined) return TOO_DEEP;
         const inline = inlineJq?.run(input.template, input.payload, json);
         if (inline) return inline;
         return jq.run(`${input.context.webhookId}\u0000${input.template}`, input.template, json);
       }
-      case "javascript":
+      case "javascript": {
+        const json = input.payloadJson ?? payloadJson(input.payload);
+        if (json === undefined) return TOO_DEEP;
         return js.run(
           `${input.context.webhookId}\u0000${input.context.nodeId}`,
           input.template,
-          `{"payload":${input.payloadJson ?? payloadJson(input.payload)},"context":${JSON.stringify(
-            {
-              eventId: input.context.eventId,
-              webhookId: input.context.webhookId,
-              nodeId: input.context.nodeId,
-            },
-          )}}`,
+          `{"payload":${json},"context":${JSON.stringify({
+            eventId: input.context.eventId,
+            webhookId: input.context.webhookId,
+            nodeId: input.context.nodeId,
+          })}}`,
         );
+      }
       default: {
         const mode: never = input.mode;
         throw new TypeError(`unknown transform mode: ${String(mode)}`);
@@ -106,9 +108,24 @@ export function createTransformRunner(options: TransformRunnerOptions = {}): Tra
   };
 }
 
-/** Payloads reach the node as parsed JSON; anything else is a caller's bug. */
-function payloadJson(payload: unknown): string {
-  const json = JSON.stringify(payload);
+/**
+ * The payload's JSON text; undefined when it is nested too deeply to serialize. Payloads reach the
+ * node as parsed JSON; anything else is a caller's bug.
+ */
+function payloadJson(payload: unknown): string | undefined {
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(payload);
+  } catch (error) {
+    // Nested thousands of levels deep, the serializer runs out of stack: the node fails.
+    if (error instanceof RangeError) return undefined;
+    throw error;
+  }
   if (json === undefined) throw new TypeError("the transform payload is not a JSON value");
   return json;
 }
+
+const TOO_DEEP: TransformOutcome = {
+  ok: false,
+  error: "the payload is nested too deeply to serialize",
+};

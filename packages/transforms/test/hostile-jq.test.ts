@@ -55,10 +55,39 @@ describe("hostile jq programs", () => {
     ["halting jq", 'halt_error("bye")', {}, /halt_error is not available in transforms/],
     ["importing a module from disk", 'import "/etc/passwd" as $x; $x', {}, /jq compile error/],
     ["including a file", 'include "/etc/hosts"; .', {}, /jq compile error/],
+    [
+      "a program nested thousands of levels deep",
+      `${"[".repeat(20000)}.${"]".repeat(20000)}`,
+      {},
+      /memory exhausted|out of memory|time limit/,
+    ],
+    [
+      "an output nested hundreds of thousands of levels deep",
+      "reduce range(200000) as $i (.; [.])",
+      {},
+      /out of memory|time limit|nested/,
+    ],
   ])("fails on %s and keeps serving", async (_name, template, payload, message) => {
     const result = await run(template, payload);
     expect(result.ok).toBe(false);
     expect(result.ok ? "" : result.error).toMatch(message);
+    await expectServing();
+  });
+
+  it("fails on a payload nested past what JSON can write, in jq and JavaScript alike", async () => {
+    const deep = JSON.parse(`${"[".repeat(200_000)}${"]".repeat(200_000)}`);
+    for (const mode of ["jq", "javascript"] as const) {
+      const result = await runner.run({
+        mode,
+        template: mode === "jq" ? "." : "return payload",
+        payload: deep,
+        context,
+      });
+      expect(result).toMatchObject({
+        ok: false,
+        error: "the payload is nested too deeply to serialize",
+      });
+    }
     await expectServing();
   });
 

@@ -464,6 +464,12 @@ describe("inline jq leaves to jq", () => {
     ["a program outside the subset", "def f: .; f", "{}"],
     ["a syntax error", "{a:", "{}"],
     ["a jq error", ".a.b", '{"a": 1}'],
+    [
+      "a program nested past what its parser can take",
+      `${"[".repeat(5000)}.${"]".repeat(5000)}`,
+      "{}",
+    ],
+    ["an output nested past what can be measured", ".", `${"[".repeat(20000)}${"]".repeat(20000)}`],
   ])("%s", (_name, program, json) => {
     expect(run(program, json)).toBeUndefined();
   });

@@ -108,6 +108,7 @@ export async function runFreshPipeline(
           start: {
             kind: "webhook",
             payload: parsePayload(rawBody),
+            payloadText: rawBody,
             payloadFilters: webhook.payloadFilters,
           },
         },

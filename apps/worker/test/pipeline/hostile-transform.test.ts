@@ -32,6 +32,7 @@ const HOSTILE = [
   ],
   ["jq", "def f: f; f"],
   ["jq", "[limit(100000000; repeat(1))]"],
+  ["jq", `${"[".repeat(20000)}.${"]".repeat(20000)}`],
 ] as const;
 
 describe("hostile transforms", () => {
@@ -76,5 +77,23 @@ describe("hostile transforms", () => {
       0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
     ]);
     expect(goodBodies.every((b) => b.ok)).toBe(true);
+  });
+
+  it("fail an event whose payload nests past the depth limit at its webhook, before any node", async () => {
+    const webhook = await h.createWebhook({ targetUrl: `${receiver.url}/deep` });
+    await createNode(h, "transform", { transformMode: "jq", template: "." }, [
+      fromWebhook(webhook.id),
+    ]);
+    const depth = 200_000;
+    const { id } = await h.createEvent(webhook, {
+      body: `${"[".repeat(depth)}${"]".repeat(depth)}`,
+    });
+    const event = await h.waitForStatus(id, "failed", 30_000);
+    expect(event.lastError).toBe("the payload nests more than 1000 levels deep");
+    const steps = await recordedSteps(h, id);
+    expect(steps.at(-1)).toMatchObject({ nodeId: webhook.id, status: "error" });
+    const { id: shallow } = await h.createEvent(webhook, { body: '{"ok":true}' });
+    await h.waitForStatus(shallow, "delivered", 30_000);
+    expect(receiver.requests.filter((r) => r.path === "/deep")).toHaveLength(1);
   });
 });

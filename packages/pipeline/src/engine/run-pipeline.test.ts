@@ -1,5 +1,6 @@
 import { buildGraph } from "../graph/build-graph.js";
 import type { PipelineNode } from "../nodes.js";
+import { MAX_PAYLOAD_DEPTH } from "../payload-depth.js";
 import { fakePorts } from "../testing/fake-ports.js";
 import { fromNode, fromWebhook, makeNode } from "../testing/node-fixtures.js";
 import { runPipeline } from "./run-pipeline.js";
@@ -276,5 +277,39 @@ describe("runPipeline from the webhook", () => {
     );
     expect(failed.length).toBeGreaterThan(0);
     expect(failed[0]?.failure).toBe("graph");
+  });
+
+  it("fails a payload nested past the depth limit at the webhook, before any node runs", async () => {
+    const deep = (depth: number) => `${'{"a":'.repeat(depth)}1${"}".repeat(depth)}`;
+    const t = transform("trn_1", "add-flag", "webhook");
+    for (const start of [
+      // The text when it is at hand, the parsed value when it is not.
+      {
+        ...fromStart(JSON.parse(deep(MAX_PAYLOAD_DEPTH + 1))),
+        payloadText: deep(MAX_PAYLOAD_DEPTH + 1),
+      },
+      fromStart(JSON.parse(deep(MAX_PAYLOAD_DEPTH + 1))),
+    ]) {
+      const ports = fakePorts();
+      const result = await run([t], start, ports);
+      const error = `the payload nests more than ${MAX_PAYLOAD_DEPTH} levels deep`;
+      expect(result.outcomes).toEqual([
+        {
+          kind: "failed",
+          pathId: "root",
+          nodeId: W,
+          nodeType: "webhook",
+          error,
+          failure: "validation",
+        },
+      ]);
+      expect(result.steps.at(-1)).toMatchObject({ nodeId: W, status: "error", error });
+      expect(ports.transformCalls).toEqual([]);
+    }
+    // At the limit it runs; with no node to run, nothing serializes it and it is delivered.
+    const atLimit = await run([t], fromStart(JSON.parse(deep(MAX_PAYLOAD_DEPTH))));
+    expect(atLimit.outcomes[0]?.kind).toBe("deliver");
+    const noNodes = await run([], fromStart(JSON.parse(deep(MAX_PAYLOAD_DEPTH + 1))));
+    expect(noNodes.outcomes[0]?.kind).toBe("deliver");
   });
 });

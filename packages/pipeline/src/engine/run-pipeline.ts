@@ -3,6 +3,11 @@ import { FAMILIES, type FamilyKey } from "../families/registry.js";
 import { outgoingEdges } from "../graph/build-graph.js";
 import { reachableFrom } from "../graph/graph-order.js";
 import type { PipelineNode } from "../nodes.js";
+import {
+  jsonTextNestsDeeperThan,
+  MAX_PAYLOAD_DEPTH,
+  valueNestsDeeperThan,
+} from "../payload-depth.js";
 import { EXECUTORS } from "./families/index.js";
 import type { NodeContext, NodeExecutor, NodeResult } from "./node-result.js";
 import type {
@@ -12,6 +17,7 @@ import type {
   PathState,
   RunInput,
   RunResult,
+  RunStart,
   StepDraft,
 } from "./types.js";
 
@@ -33,6 +39,14 @@ interface Work {
   nodeId: string;
   path: PathState;
   rank: number;
+}
+
+/** Whether the webhook's payload nests past MAX_PAYLOAD_DEPTH (its text, when given, is cheaper). */
+function nestsTooDeep(start: Extract<RunStart, { kind: "webhook" }>): boolean {
+  if (typeof start.payload !== "object" || start.payload === null) return false;
+  return start.payloadText === undefined
+    ? valueNestsDeeperThan(start.payload, MAX_PAYLOAD_DEPTH)
+    : jsonTextNestsDeeperThan(start.payloadText, MAX_PAYLOAD_DEPTH);
 }
 
 function parkedAtOf(state: Record<string, unknown>): number | undefined {
@@ -215,6 +229,23 @@ export async function runPipeline(input: RunInput, ports: EnginePorts): Promise<
         return { outcomes, steps, mergesSettled };
       }
       emit({ ...base, status: "success", durationMs: 0 });
+    }
+    if (order.length > 0 && nestsTooDeep(start)) {
+      // The nodes would serialize it somewhere (see payload-depth): the event fails here, as a
+      // payload that breaks a validator's contract would. Payload filters only read paths.
+      const base = { nodeType: "webhook" as const, nodeId: webhookId, nodeName: "payload" };
+      const error = `the payload nests more than ${MAX_PAYLOAD_DEPTH} levels deep`;
+      emit({ ...base, status: "running" });
+      emit({ ...base, status: "error", durationMs: 0, error });
+      outcomes.push({
+        kind: "failed",
+        pathId: "root",
+        nodeId: webhookId,
+        nodeType: "webhook",
+        error,
+        failure: "validation",
+      });
+      return { outcomes, steps, mergesSettled };
     }
     advance(webhookId, { id: "root", payload: start.payload, body: null }, false);
   } else {

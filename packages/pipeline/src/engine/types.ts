@@ -124,7 +124,13 @@ export type ParkDecision =
   | { kind: "timeout" };
 
 export type RunStart =
-  | { kind: "webhook"; payload: unknown; payloadFilters: readonly PayloadFilter[] }
+  | {
+      kind: "webhook";
+      payload: unknown;
+      /** The JSON text `payload` was parsed from, when at hand (checks its depth at no cost). */
+      payloadText?: string;
+      payloadFilters: readonly PayloadFilter[];
+    }
   | {
       kind: "resume";
       nodeId: string;

@@ -6,6 +6,7 @@ import {
   type EventSummaryRow,
   type StoredDeliveryAttempt,
 } from "@hookflow/db";
+import { jsonTextNestsDeeperThan, MAX_PAYLOAD_DEPTH } from "@hookflow/pipeline";
 
 /** An event as lists show it (decisions.md section 4): no payload, no headers. */
 export const EventSummary = z
@@ -87,8 +88,10 @@ export function toEventSummary(row: EventSummaryRow): EventSummary {
   };
 }
 
-/** The stored body is the exact text received; ingress accepted it only as valid JSON. */
-/** The event's payload: its body parsed as JSON (the body text if it is somehow not JSON). */
+/**
+ * The event's payload as the node graph takes it: its body parsed as JSON (the body text if it is
+ * somehow not JSON). The stored body is the exact text received; ingress accepted it only as JSON.
+ */
 export function payloadOf(body: string): unknown {
   try {
     return JSON.parse(body);
@@ -97,8 +100,17 @@ export function payloadOf(body: string): unknown {
   }
 }
 
+/**
+ * The payload an event's detail shows: as `payloadOf`, but a body nested deeper than the graph
+ * takes (MAX_PAYLOAD_DEPTH) is shown as its text, since the answer could not be written as JSON
+ * past a few thousand levels.
+ */
+export function shownPayloadOf(body: string): unknown {
+  return jsonTextNestsDeeperThan(body, MAX_PAYLOAD_DEPTH) ? body : payloadOf(body);
+}
+
 export function toEventDetail(row: EventRow): EventDetail {
-  return { ...toEventSummary(row), payload: payloadOf(row.body), headers: row.headers };
+  return { ...toEventSummary(row), payload: shownPayloadOf(row.body), headers: row.headers };
 }
 
 export function toDeliveryAttempt(row: StoredDeliveryAttempt): DeliveryAttempt {

@@ -77,6 +77,7 @@ export function registerTimeTravel(app: ApiApp, services: ApiServices): void {
         start: {
           kind: "webhook",
           payload: payloadOf(event.body),
+          payloadText: event.body,
           payloadFilters: webhook.payloadFilters,
         },
       },

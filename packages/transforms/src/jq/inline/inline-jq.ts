@@ -8,7 +8,6 @@ import { createLruCache } from "../../lru-cache.js";
 import type { TransformOutcome } from "../../types.js";
 import { setTextCheck } from "./builtins.js";
 import { type CompiledProgram, compileProgram } from "./compile.js";
-import { Unsupported } from "./lexer.js";
 import { parseJq } from "./parser.js";
 import { startRun, takeFirst } from "./runtime.js";
 import type { Json } from "./values.js";
@@ -106,8 +105,9 @@ export function createInlineJq(options: Partial<InlineJqOptions> = {}): InlineJq
       result = compileProgram(parseJq(program));
       // jq writes the program's own non-integer literals as it read them.
       if (result.facts.stringifiesNumbers && result.facts.exactNumberLiterals) result = null;
-    } catch (error) {
-      if (!(error instanceof Unsupported)) throw error;
+    } catch {
+      // Outside the subset (Unsupported), or past what the parser and compiler can take (a
+      // program nested thousands of levels deep overflows their recursion): jq decides.
       result = null;
     }
     programs.set(program, result);
@@ -141,7 +141,12 @@ export function createInlineJq(options: Partial<InlineJqOptions> = {}): InlineJq
         return undefined;
       }
       if (!found) return { ok: false, error: "jq program produced no output" };
-      if (!withinOutputLimit(output, settings.maxOutputBytes)) return undefined;
+      try {
+        if (!withinOutputLimit(output, settings.maxOutputBytes)) return undefined;
+      } catch {
+        // Measuring an output nested thousands of levels deep overflows the stack: jq answers.
+        return undefined;
+      }
       return { ok: true, output };
     },
   };
