@@ -28,6 +28,13 @@ describe("payload depth", () => {
     expect(jsonTextNestsDeeperThan(JSON.stringify([[['x"]]]"[[[']]]), 2)).toBe(true);
   });
 
+  it("finds a deep text among many shallow brackets, and shallow text full of brackets", () => {
+    const wide = JSON.stringify(Array.from({ length: 50 }, () => [[{}]]));
+    expect(jsonTextNestsDeeperThan(wide, 4)).toBe(false);
+    expect(jsonTextNestsDeeperThan(`[${wide},${arrays(4)}]`, 4)).toBe(true);
+    expect(jsonTextNestsDeeperThan(JSON.stringify({ s: "[{".repeat(100) }), 3)).toBe(false);
+  });
+
   it("never scans a text too short to nest past the limit", () => {
     // Not JSON, but 2 × limit characters cannot hold more than `limit` levels of valid JSON.
     expect(jsonTextNestsDeeperThan("[".repeat(2 * MAX_PAYLOAD_DEPTH), MAX_PAYLOAD_DEPTH)).toBe(
