@@ -33,8 +33,3 @@ export function stepJson(eventId: string, step: StepDraft, payloadLimitBytes: nu
   written.set(step, text);
   return text;
 }
-
-/** The text `stepJson` wrote for this step, if it did (nothing is serialized). */
-export function knownStepJson(step: StepDraft): string | undefined {
-  return written.get(step);
-}
