@@ -82,24 +82,17 @@ describe("transform runner port", () => {
 
   it("fails a step whose output nests past the depth limit, even past what JSON can write", async () => {
     const nested = (depth: number) => JSON.parse(`${"[".repeat(depth)}${"]".repeat(depth)}`);
-    const error = `the transform output nests more than ${MAX_PAYLOAD_DEPTH} levels deep`;
-    for (const depth of [MAX_PAYLOAD_DEPTH + 1, 200_000]) {
-      const { runner } = fakeRunner({ ok: true, output: nested(depth), durationMs: 1 });
-      const result = await createTransformRunnerPort(runner).run({
+    const runWith = (output: unknown) =>
+      createTransformRunnerPort(fakeRunner({ ok: true, output, durationMs: 1 }).runner).run({
         mode: "jq",
         template: ".",
         payload: {},
         context,
       });
-      expect(result).toEqual({ ok: false, error });
+    const error = `the transform output nests more than ${MAX_PAYLOAD_DEPTH} levels deep`;
+    for (const depth of [MAX_PAYLOAD_DEPTH + 1, 200_000]) {
+      expect(await runWith(nested(depth))).toEqual({ ok: false, error });
     }
-    const { runner } = fakeRunner({ ok: true, output: nested(MAX_PAYLOAD_DEPTH), durationMs: 1 });
-    const atLimit = await createTransformRunnerPort(runner).run({
-      mode: "jq",
-      template: ".",
-      payload: {},
-      context,
-    });
-    expect(atLimit.ok).toBe(true);
+    expect((await runWith(nested(MAX_PAYLOAD_DEPTH))).ok).toBe(true);
   });
 });
