@@ -227,6 +227,18 @@ describe("POST /api/events/:id/time-travel", () => {
     expect(res.body.matchedNodes).toBe(matchedNodes);
   });
 
+  it("reports a payload nested past the depth limit failing at its webhook", async () => {
+    const depth = 200_000;
+    const body = `{"type":"order","id":"o-4","deep":${"[".repeat(depth)}${"]".repeat(depth)}}`;
+    const eventId = await insertEventRow(api.services.db.db, hook, null, { body });
+    const res = await travel(eventId, snapshot.id);
+    expect(res.status).toBe(200);
+    const final = res.body.steps[res.body.steps.length - 1];
+    expect(final).toMatchObject({ node: hook, result: "failed" });
+    expect(final.error).toBe("the payload nests more than 1000 levels deep");
+    expect(res.body.finalStatus).toBe("failed");
+  });
+
   it("runs forks: a forward, a wait and a delivery, through rate limiter and JavaScript", async () => {
     const eventId = await insertEventRow(api.services.db.db, routedHook, { amount: 500 });
     const res = await travel(eventId, snapshot.id);
