@@ -14,11 +14,12 @@ import {
 /** Parked paths one event's check resumes at most (delays, approvals); past it, not evaluated. */
 export const MAX_RESUMES_PER_EVENT = 100;
 
-/** An event of the sample: its id, type and stored payload. */
+/** An event of the sample: its id, type and stored payload (and its text, when at hand). */
 export interface SampledEvent {
   id: string;
   eventType: string | null;
   payload: unknown;
+  payloadText?: string;
 }
 
 /** What one validator did with the sampled events whose payload reached it. */
@@ -136,7 +137,12 @@ async function judgeEvent(
   let run = await runPipeline(
     {
       ...base,
-      start: { kind: "webhook", payload: event.payload, payloadFilters: input.payloadFilters },
+      start: {
+        kind: "webhook",
+        payload: event.payload,
+        ...(event.payloadText === undefined ? {} : { payloadText: event.payloadText }),
+        payloadFilters: input.payloadFilters,
+      },
     },
     ports,
   );

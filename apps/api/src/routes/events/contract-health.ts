@@ -125,6 +125,7 @@ export function registerContractHealth(app: ApiApp, services: ApiServices): void
           id: row.id,
           eventType: row.eventType,
           payload: payloadOf(row.body),
+          payloadText: row.body,
         })),
         transform,
         now: () => services.now().getTime(),
