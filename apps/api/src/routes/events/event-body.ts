@@ -34,9 +34,12 @@ export const EventSummary = z
   .openapi("EventSummary");
 export type EventSummary = z.infer<typeof EventSummary>;
 
-/** One event with its payload (the JSON parse of the stored body) and sanitised headers. */
+/** One event with its payload (`shownPayloadOf` the stored body) and sanitised headers. */
 export const EventDetail = EventSummary.extend({
-  payload: z.unknown().openapi({ description: "The payload as received (any JSON value)" }),
+  payload: z.unknown().openapi({
+    description:
+      "The payload as received (any JSON value); a body nested more than 1000 levels deep, which the node graph refuses, is given as its text",
+  }),
   headers: z.record(z.string(), z.string()),
 }).openapi("Event");
 export type EventDetail = z.infer<typeof EventDetail>;
