@@ -14,12 +14,12 @@ import {
 /** Parked paths one event's check resumes at most (delays, approvals); past it, not evaluated. */
 export const MAX_RESUMES_PER_EVENT = 100;
 
-/** An event of the sample: its id, type, stored payload and that payload's stored text. */
+/** An event of the sample: its id, type and stored payload (and its text, when at hand). */
 export interface SampledEvent {
   id: string;
   eventType: string | null;
   payload: unknown;
-  payloadText: string;
+  payloadText?: string;
 }
 
 /** What one validator did with the sampled events whose payload reached it. */
@@ -140,7 +140,7 @@ async function judgeEvent(
       start: {
         kind: "webhook",
         payload: event.payload,
-        payloadText: event.payloadText,
+        ...(event.payloadText === undefined ? {} : { payloadText: event.payloadText }),
         payloadFilters: input.payloadFilters,
       },
     },
