@@ -117,6 +117,9 @@ describe("a webhook -> filter -> transform -> validator graph", () => {
       body: JSON.stringify({ type: "order", id: "o-2", total: 1.5, cents: 150 }),
     });
     await h.waitForStatus(id, "delivered");
+    // The status is stored as soon as the delivery settles; the steps reach Redis after the
+    // publisher's gather window, so wait for what it was given.
+    await h.services.steps.flush();
     const nodes = new Set([filter.id, transform.id, validator.id]);
     const buffer = await h.services.redis.lrange(h.services.keys.stepBuffer(id), 0, -1);
     const streamed = buffer
