@@ -19,6 +19,7 @@
 //   BENCH_QUICK=1 node bench/graph-bench.mjs      # shorter phases
 //   BENCH_CPU_PROF=1 node bench/graph-bench.mjs   # the worker writes a CPU profile
 //   BENCH_ROUNDS=8 node bench/graph-bench.mjs      # more rounds (default 4; 2 when quick)
+import "./lib/workspace-node.mjs";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";

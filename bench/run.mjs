@@ -10,6 +10,7 @@
 //   BENCH_DRIVER=node pnpm bench    # closed-loop peaks with the Node client instead of wrk
 //   BENCH_CPU_PROF=1 pnpm bench     # also write V8 CPU profiles of ingress and worker
 //   BENCH_PHASES=ingress pnpm bench # baselines and the ingress alone (no worker phases)
+import "./lib/workspace-node.mjs";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";

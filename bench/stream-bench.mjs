@@ -9,6 +9,7 @@
 //   STREAM_BENCH_STREAMS=10000 node bench/stream-bench.mjs   (at most 15,000)
 //   STREAM_BENCH_DRAIN=0 node bench/stream-bench.mjs         (skip the drain comparison)
 //   STREAM_BENCH_DRAIN_PAIRS=6 node bench/stream-bench.mjs   (on/off round pairs, default 3)
+import "./lib/workspace-node.mjs";
 import { fork } from "node:child_process";
 import { createHmac, randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";

@@ -46,7 +46,7 @@ interface Slot {
 }
 
 const HOST_PATH = fileURLToPath(new URL("./sandbox-host.mjs", import.meta.url));
-/** isolated-vm needs --no-node-snapshot on Node 20; the host's own heap only holds messages. */
+/** isolated-vm needs --no-node-snapshot (Node 20 and later); the host heap only holds messages. */
 const HOST_EXEC_ARGV = ["--no-node-snapshot", "--max-old-space-size=256"];
 
 /**

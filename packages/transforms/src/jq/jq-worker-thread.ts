@@ -6,7 +6,7 @@ import type { JqJob } from "./jq-messages.js";
 /** A compiled WebAssembly module, opaque here: it is only handed to the workers. */
 export type WasmModule = object;
 
-/** The part of the WebAssembly API used here (@types/node 20 does not declare it). */
+/** The part of the WebAssembly API used here (the ES and Node type libraries do not declare it). */
 const wasm = (
   globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WasmModule> } }
 ).WebAssembly;

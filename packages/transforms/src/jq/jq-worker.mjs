@@ -21,7 +21,7 @@ const commands = workerData.commandPort;
 const signal = new Int32Array(workerData.signal);
 
 /**
- * The part of the WebAssembly API used here (@types/node 20 does not declare it).
+ * The part of the WebAssembly API used here (the ES and Node type libraries do not declare it).
  * @typedef {{ buffer: ArrayBuffer }} WasmMemory
  * @typedef {{ exports: Record<string, unknown> }} WasmInstance
  * @typedef {(...args: number[]) => number} WasmImport
