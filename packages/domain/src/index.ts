@@ -4,5 +4,6 @@ export * from "./hash-token.js";
 export * from "./identity/password.js";
 export * from "./ids.js";
 export * from "./signing/index.js";
+export * from "./templates/index.js";
 export * from "./webhooks/index.js";
 export * from "./zod-issues.js";
