@@ -1,3 +1,5 @@
+import { startMetricsServer } from "@hookflow/observability";
+import { createUserWithSession } from "./fixtures.js";
 import { type ApiHarness, startApi } from "./harness.js";
 
 describe("api basics", () => {
@@ -41,9 +43,33 @@ describe("api basics", () => {
     });
   });
 
-  it("serves Prometheus metrics", async () => {
-    const res = await api.app.request("/metrics");
-    expect(res.status).toBe(200);
-    expect(await res.text()).toMatch(/hookflow_http_requests_total/);
+  it("keeps Prometheus metrics off the public app, with or without credentials", async () => {
+    const { token } = await createUserWithSession(api.database.db);
+    for (const headers of [{}, { authorization: `Bearer ${token}` }]) {
+      const res = await api.app.request("/metrics", { headers });
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual({
+        statusCode: 404,
+        message: "Route GET /metrics not found",
+        error: "Not Found",
+      });
+    }
+  });
+
+  it("serves its metrics on the metrics listener", async () => {
+    await api.call("GET", "/api/health");
+    const server = await startMetricsServer({
+      metrics: api.services.metrics,
+      host: "127.0.0.1",
+      port: 0,
+      token: null,
+    });
+    try {
+      const res = await fetch(`http://127.0.0.1:${server.port}/metrics`);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toMatch(/hookflow_http_requests_total\{[^}]*role="api"/);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -47,18 +47,21 @@ export function runCli(args: string[], env: Record<string, string> = {}): Promis
 export interface RunningCli {
   child: ChildProcess;
   port: number;
+  /** Port of the Prometheus listener (METRICS_PORT), null when it is off. */
+  metricsPort: number | null;
   output: () => string;
   /** Resolves with the exit code and signal once the process has exited. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 /**
- * Starts a long-running CLI command with PORT=0 and resolves with the port it bound, read from
- * its "hookflow listening" log line. Rejects if the process exits before listening.
+ * Starts a long-running CLI command with PORT=0 (and METRICS_PORT=0 unless `env` says otherwise)
+ * and resolves with the ports it bound, read from its "hookflow listening" log line. Rejects if
+ * the process exits before listening.
  */
 export function startCli(args: string[], env: Record<string, string>): Promise<RunningCli> {
   const child = spawn(process.execPath, [CLI, ...args], {
-    env: childEnv({ ...env, PORT: "0", HOST: "127.0.0.1" }),
+    env: childEnv({ METRICS_PORT: "0", ...env, PORT: "0", HOST: "127.0.0.1" }),
   });
   let output = "";
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
@@ -73,14 +76,15 @@ export function startCli(args: string[], env: Record<string, string>): Promise<R
       const lines = pending.split("\n");
       pending = lines.pop() ?? "";
       for (const line of lines) {
-        let parsed: { msg?: string; port?: number } | undefined;
+        let parsed: { msg?: string; port?: number; metricsPort?: number | null } | undefined;
         try {
           parsed = JSON.parse(line);
         } catch {
           continue;
         }
         if (parsed?.msg === "hookflow listening" && typeof parsed.port === "number") {
-          resolve({ child, port: parsed.port, output: () => output, exited });
+          const metricsPort = parsed.metricsPort ?? null;
+          resolve({ child, port: parsed.port, metricsPort, output: () => output, exited });
         }
       }
     };

@@ -10,6 +10,7 @@ import {
 import { assertBuilt, type RunningCli, runCli, startCli } from "./cli-process.js";
 
 const SECRET = "cli-test-secret-cli-test-secret-cli-test";
+const METRICS_TOKEN = "cli-test-metrics-token-0123";
 
 describe("hookflow start (all roles in one process)", () => {
   let database: TestDatabase;
@@ -30,6 +31,7 @@ describe("hookflow start (all roles in one process)", () => {
       HOOKFLOW_REDIS_PREFIX: redis.prefix,
       HOOKFLOW_SECRET: SECRET,
       LOG_LEVEL: "info",
+      METRICS_TOKEN,
     });
     base = `http://127.0.0.1:${cli.port}`;
   });
@@ -68,10 +70,40 @@ describe("hookflow start (all roles in one process)", () => {
     });
   });
 
+  it("keeps /metrics off the public port, with or without credentials", async () => {
+    for (const authorization of [undefined, `Bearer ${METRICS_TOKEN}`, "Bearer hfs_anything"]) {
+      const res = await fetch(`${base}/metrics`, {
+        headers: authorization ? { authorization } : {},
+      });
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual({
+        statusCode: 404,
+        message: "Route GET /metrics not found",
+        error: "Not Found",
+      });
+    }
+  });
+
+  it("serves metrics on the metrics port only to a scrape with METRICS_TOKEN", async () => {
+    expect(cli.metricsPort).toEqual(expect.any(Number));
+    expect(cli.metricsPort).not.toBe(cli.port);
+    const url = `http://127.0.0.1:${cli.metricsPort}/metrics`;
+    const anonymous = await fetch(url);
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.json()).toMatchObject({ statusCode: 401, error: "Unauthorized" });
+    const scrape = await fetch(url, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    expect(scrape.status).toBe(200);
+    expect(await scrape.text()).toMatch(/^# HELP /m);
+  });
+
   it("routes the event stream path to the stream app and the rest to the api", async () => {
     await fetch(`${base}/api/events/evt_unknown/stream`);
     await fetch(`${base}/api/events/evt_unknown`);
-    const metrics = await (await fetch(`${base}/metrics`)).text();
+    const metrics = await (
+      await fetch(`http://127.0.0.1:${cli.metricsPort}/metrics`, {
+        headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+      })
+    ).text();
     // One registry for the process: each app labels its requests with its role.
     expect(metrics).toMatch(/hookflow_http_requests_total\{[^}]*role="stream"[^}]*\} 1/);
     expect(metrics).toMatch(/hookflow_http_requests_total\{[^}]*role="ingress"/);
@@ -188,7 +220,7 @@ describe.each(["api", "ingress", "worker", "stream"])("hookflow start --role %s"
     await database?.destroy();
   });
 
-  it("serves that role's health on PORT and exits 0 on SIGTERM", async () => {
+  it("serves that role's health on PORT, its metrics on METRICS_PORT only, and exits 0 on SIGTERM", async () => {
     cli = await startCli(["start", "--role", role], {
       NODE_ENV: "test",
       DATABASE_URL: database.url,
@@ -200,6 +232,10 @@ describe.each(["api", "ingress", "worker", "stream"])("hookflow start --role %s"
     const res = await fetch(`http://127.0.0.1:${cli.port}/api/health`);
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ status: "ok", role });
+    expect((await fetch(`http://127.0.0.1:${cli.port}/metrics`)).status).toBe(404);
+    const metrics = await fetch(`http://127.0.0.1:${cli.metricsPort}/metrics`);
+    expect(metrics.status).toBe(200);
+    expect(await metrics.text()).toMatch(/^# HELP /m);
     cli.child.kill("SIGTERM");
     expect(await cli.exited).toEqual({ code: 0, signal: null });
   });

@@ -1,3 +1,4 @@
+import { startMetricsServer } from "@hookflow/observability";
 import { type Priority, WebhookChanged } from "@hookflow/queue";
 import { type Receiver, startReceiver } from "@hookflow/testing";
 import { createWorkerHttpApp } from "../src/http/worker-app.js";
@@ -126,7 +127,7 @@ describe("priority lanes", () => {
 });
 
 describe("worker http app", () => {
-  it("answers health with its dependencies and exposes delivery metrics", async () => {
+  it("answers health with its dependencies; delivery metrics are on the metrics listener", async () => {
     const app = createWorkerHttpApp(h.services);
     const health = await app.request("/api/health");
     expect(health.status).toBe(200);
@@ -135,9 +136,21 @@ describe("worker http app", () => {
       role: "worker",
       checks: { postgres: true, redis: true },
     });
-    const metrics = await app.request("/metrics");
-    expect(metrics.status).toBe(200);
-    const text = await metrics.text();
+    expect((await app.request("/metrics")).status).toBe(404);
+    const server = await startMetricsServer({
+      metrics: h.services.metrics,
+      host: "127.0.0.1",
+      port: 0,
+      token: null,
+    });
+    let text: string;
+    try {
+      const metrics = await fetch(`http://127.0.0.1:${server.port}/metrics`);
+      expect(metrics.status).toBe(200);
+      text = await metrics.text();
+    } finally {
+      await server.close();
+    }
     expect(text).toMatch(/hookflow_delivery_attempts_total\{outcome="success",target="primary"/);
     expect(text).toMatch(/hookflow_delivery_latency_seconds_bucket/);
     expect(text).toMatch(/hookflow_delivery_queue_depth\{lane="deliver-p1",state="waiting"/);

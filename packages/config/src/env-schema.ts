@@ -61,5 +61,11 @@ export const RawEnv = z.object({
       .optional(),
   ),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Prometheus metrics listen here, never on PORT; `off` serves none, `0` any free port. */
+  METRICS_PORT: z
+    .union([z.literal("off"), z.coerce.number().int().min(0).max(65_535)])
+    .default(9464),
+  METRICS_HOST: z.string().min(1).default("127.0.0.1"),
+  METRICS_TOKEN: unsetWhenEmpty(z.string().min(16, "at least 16 characters").optional()),
 });
 export type RawEnv = z.infer<typeof RawEnv>;

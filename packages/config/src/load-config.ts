@@ -29,6 +29,11 @@ export interface HookflowConfig {
   /** From header of the mail Hookflow sends. */
   mailFrom: string;
   logLevel: RawEnv["LOG_LEVEL"];
+  /**
+   * The Prometheus listener of the process (METRICS_*), apart from the public port; null when
+   * `METRICS_PORT=off`. With `token` set, scrapes need `Authorization: Bearer <token>`.
+   */
+  metrics: { port: number; host: string; token: string | null } | null;
   /** Things the operator should hear about at boot (generated secrets and the like). */
   warnings: string[];
 }
@@ -118,6 +123,10 @@ export function loadConfig(env: Record<string, string | undefined>): HookflowCon
     smtpUrl: raw.SMTP_URL ?? null,
     mailFrom: raw.MAIL_FROM ?? `Hookflow <hookflow@${new URL(publicBaseUrl).hostname}>`,
     logLevel: raw.LOG_LEVEL,
+    metrics:
+      raw.METRICS_PORT === "off"
+        ? null
+        : { port: raw.METRICS_PORT, host: raw.METRICS_HOST, token: raw.METRICS_TOKEN ?? null },
     warnings,
   };
 }
