@@ -1,4 +1,4 @@
-import { startMetricsServer } from "@hookflow/observability";
+import { scrapeMetrics } from "@hookflow/testing";
 import { createUserWithSession } from "./fixtures.js";
 import { type ApiHarness, startApi } from "./harness.js";
 
@@ -58,18 +58,8 @@ describe("api basics", () => {
 
   it("serves its metrics on the metrics listener", async () => {
     await api.call("GET", "/api/health");
-    const server = await startMetricsServer({
-      metrics: api.services.metrics,
-      host: "127.0.0.1",
-      port: 0,
-      token: null,
-    });
-    try {
-      const res = await fetch(`http://127.0.0.1:${server.port}/metrics`);
-      expect(res.status).toBe(200);
-      expect(await res.text()).toMatch(/hookflow_http_requests_total\{[^}]*role="api"/);
-    } finally {
-      await server.close();
-    }
+    const { status, text } = await scrapeMetrics(api.services.metrics);
+    expect(status).toBe(200);
+    expect(text).toMatch(/hookflow_http_requests_total\{[^}]*role="api"/);
   });
 });

@@ -1,6 +1,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import {
+  createTestDatabase,
+  createTestRedisPrefix,
+  type TestDatabase,
+  type TestRedisPrefix,
+} from "@hookflow/testing";
 
 /** The built CLI: the root `pnpm test` builds before jest runs. */
 export const CLI = fileURLToPath(new URL("../dist/main.js", import.meta.url));
@@ -97,4 +103,53 @@ export function startCli(args: string[], env: Record<string, string>): Promise<R
       reject(new Error(`cli exited (${code ?? signal}) before listening:\n${output}`)),
     );
   });
+}
+
+export interface HookflowUnderTest {
+  cli: RunningCli;
+  /** `http://127.0.0.1:<port>`: the public port. */
+  base: string;
+  database: TestDatabase;
+  redis: TestRedisPrefix;
+  /** Kills the process if it still runs, then drops its database and Redis keys. */
+  stop: () => Promise<void>;
+}
+
+/** `hookflow start` (every role) on a database and Redis prefix of its own, plus `env`. */
+export async function startHookflow(env: Record<string, string>): Promise<HookflowUnderTest> {
+  assertBuilt();
+  const database = await createTestDatabase();
+  const redis = createTestRedisPrefix();
+  const stopServices = async () => {
+    await redis.destroy();
+    await database.destroy();
+  };
+  let cli: RunningCli;
+  try {
+    cli = await startCli(["start"], {
+      NODE_ENV: "test",
+      DATABASE_URL: database.url,
+      REDIS_URL: redis.url,
+      HOOKFLOW_REDIS_PREFIX: redis.prefix,
+      HOOKFLOW_SECRET: "cli-test-secret-cli-test-secret-cli-test",
+      LOG_LEVEL: "info",
+      ...env,
+    });
+  } catch (error) {
+    await stopServices();
+    throw error;
+  }
+  return {
+    cli,
+    base: `http://127.0.0.1:${cli.port}`,
+    database,
+    redis,
+    stop: async () => {
+      if (cli.child.exitCode === null && cli.child.signalCode === null) {
+        cli.child.kill("SIGKILL");
+        await cli.exited;
+      }
+      await stopServices();
+    },
+  };
 }

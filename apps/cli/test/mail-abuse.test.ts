@@ -1,13 +1,5 @@
-import {
-  createTestDatabase,
-  createTestRedisPrefix,
-  type LocalSmtpServer,
-  startLocalSmtpServer,
-  type TestDatabase,
-  type TestRedisPrefix,
-  waitUntil,
-} from "@hookflow/testing";
-import { assertBuilt, type RunningCli, startCli } from "./cli-process.js";
+import { type LocalSmtpServer, startLocalSmtpServer, waitUntil } from "@hookflow/testing";
+import { type HookflowUnderTest, startHookflow } from "./cli-process.js";
 
 // The mail abuse of the hardening review, replayed as an attacker would against `hookflow start`:
 // sign up, put an approval gate with many addresses in front of a webhook, then post to its
@@ -15,38 +7,22 @@ import { assertBuilt, type RunningCli, startCli } from "./cli-process.js";
 // SMTP server.
 
 describe("hookflow start: approval mail cannot be turned into a spam relay", () => {
-  let database: TestDatabase;
-  let redis: TestRedisPrefix;
   let smtp: LocalSmtpServer;
-  let cli: RunningCli;
+  let hookflow: HookflowUnderTest;
   let base: string;
 
   beforeAll(async () => {
-    assertBuilt();
-    database = await createTestDatabase();
-    redis = createTestRedisPrefix();
     smtp = await startLocalSmtpServer({ user: "relay", pass: "s3cret" });
-    cli = await startCli(["start"], {
-      NODE_ENV: "test",
-      DATABASE_URL: database.url,
-      REDIS_URL: redis.url,
-      HOOKFLOW_REDIS_PREFIX: redis.prefix,
-      HOOKFLOW_SECRET: "cli-mail-secret-cli-mail-secret-cli-mail",
-      LOG_LEVEL: "info",
+    hookflow = await startHookflow({
       SMTP_URL: smtp.urlWith("relay", "s3cret"),
       MAIL_RATE_LIMIT_PER_HOUR: "4",
     });
-    base = `http://127.0.0.1:${cli.port}`;
+    base = hookflow.base;
   });
 
   afterAll(async () => {
-    if (cli && cli.child.exitCode === null && cli.child.signalCode === null) {
-      cli.child.kill("SIGKILL");
-      await cli.exited;
-    }
+    await hookflow?.stop();
     await smtp?.close();
-    await redis?.destroy();
-    await database?.destroy();
   });
 
   const call = async (method: string, path: string, token: string, body?: unknown) => {

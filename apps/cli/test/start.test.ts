@@ -7,43 +7,33 @@ import {
   type TestDatabase,
   type TestRedisPrefix,
 } from "@hookflow/testing";
-import { assertBuilt, type RunningCli, runCli, startCli } from "./cli-process.js";
+import {
+  assertBuilt,
+  type HookflowUnderTest,
+  type RunningCli,
+  runCli,
+  startCli,
+  startHookflow,
+} from "./cli-process.js";
 
 const SECRET = "cli-test-secret-cli-test-secret-cli-test";
 const METRICS_TOKEN = "cli-test-metrics-token-0123";
 
 describe("hookflow start (all roles in one process)", () => {
-  let database: TestDatabase;
-  let redis: TestRedisPrefix;
+  let hookflow: HookflowUnderTest;
   let receiver: Receiver;
   let cli: RunningCli;
   let base: string;
 
   beforeAll(async () => {
-    assertBuilt();
-    database = await createTestDatabase();
-    redis = createTestRedisPrefix();
     receiver = await startReceiver();
-    cli = await startCli(["start"], {
-      NODE_ENV: "test",
-      DATABASE_URL: database.url,
-      REDIS_URL: redis.url,
-      HOOKFLOW_REDIS_PREFIX: redis.prefix,
-      HOOKFLOW_SECRET: SECRET,
-      LOG_LEVEL: "info",
-      METRICS_TOKEN,
-    });
-    base = `http://127.0.0.1:${cli.port}`;
+    hookflow = await startHookflow({ HOOKFLOW_SECRET: SECRET, METRICS_TOKEN });
+    ({ cli, base } = hookflow);
   });
 
   afterAll(async () => {
-    if (cli && cli.child.exitCode === null && cli.child.signalCode === null) {
-      cli.child.kill("SIGKILL");
-      await cli.exited;
-    }
+    await hookflow?.stop();
     await receiver?.close();
-    await redis?.destroy();
-    await database?.destroy();
   });
 
   it("answers the api's health check on the single port", async () => {

@@ -1,7 +1,7 @@
 import { createServer, type Socket } from "node:net";
 import { loadConfig } from "@hookflow/config";
-import { createLogger, startMetricsServer } from "@hookflow/observability";
-import { createTestRedisPrefix, type TestRedisPrefix } from "@hookflow/testing";
+import { createLogger } from "@hookflow/observability";
+import { createTestRedisPrefix, scrapeMetrics, type TestRedisPrefix } from "@hookflow/testing";
 import { createStreamApp } from "../src/app.js";
 import { buildStreamServices, type StreamServices } from "../src/services.js";
 
@@ -59,19 +59,9 @@ describe("stream app basics", () => {
     const app = createStreamApp(services);
     await app.request("/api/health");
     expect((await app.request("/metrics")).status).toBe(404);
-    const server = await startMetricsServer({
-      metrics: services.metrics,
-      host: "127.0.0.1",
-      port: 0,
-      token: null,
-    });
-    try {
-      const res = await fetch(`http://127.0.0.1:${server.port}/metrics`);
-      expect(res.status).toBe(200);
-      expect(await res.text()).toMatch(/hookflow_http_requests_total\{[^}]*role="stream"/);
-    } finally {
-      await server.close();
-    }
+    const { status, text } = await scrapeMetrics(services.metrics);
+    expect(status).toBe(200);
+    expect(text).toMatch(/hookflow_http_requests_total\{[^}]*role="stream"/);
   });
 
   it("answers an unknown route with 404 in the spec's error shape", async () => {

@@ -1,6 +1,5 @@
-import { startMetricsServer } from "@hookflow/observability";
 import { type Priority, WebhookChanged } from "@hookflow/queue";
-import { type Receiver, startReceiver } from "@hookflow/testing";
+import { type Receiver, scrapeMetrics, startReceiver } from "@hookflow/testing";
 import { createWorkerHttpApp } from "../src/http/worker-app.js";
 import { startWorkerHarness, type WorkerHarness } from "./harness.js";
 
@@ -137,20 +136,8 @@ describe("worker http app", () => {
       checks: { postgres: true, redis: true },
     });
     expect((await app.request("/metrics")).status).toBe(404);
-    const server = await startMetricsServer({
-      metrics: h.services.metrics,
-      host: "127.0.0.1",
-      port: 0,
-      token: null,
-    });
-    let text: string;
-    try {
-      const metrics = await fetch(`http://127.0.0.1:${server.port}/metrics`);
-      expect(metrics.status).toBe(200);
-      text = await metrics.text();
-    } finally {
-      await server.close();
-    }
+    const { status, text } = await scrapeMetrics(h.services.metrics);
+    expect(status).toBe(200);
     expect(text).toMatch(/hookflow_delivery_attempts_total\{outcome="success",target="primary"/);
     expect(text).toMatch(/hookflow_delivery_latency_seconds_bucket/);
     expect(text).toMatch(/hookflow_delivery_queue_depth\{lane="deliver-p1",state="waiting"/);

@@ -3,6 +3,7 @@ export * from "./local-smtp-server.js";
 export * from "./postgres-cluster.js";
 export * from "./receiver.js";
 export * from "./redis-server.js";
+export * from "./scrape-metrics.js";
 export * from "./sse-client.js";
 export * from "./test-database.js";
 export * from "./test-redis.js";
