@@ -59,6 +59,8 @@ const env = {
   HOOKFLOW_SECRET: randomBytes(32).toString("hex"),
   HOOKFLOW_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
   ALLOW_PRIVATE_TARGETS: "true",
+  // Several apps run side by side: each takes a free port for its metrics listener.
+  METRICS_PORT: "0",
   LOG_LEVEL: "warn",
   ...(process.env.DATABASE_POOL_SIZE ? { DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE } : {}),
   ...(process.env.WORKER_CONCURRENCY ? { WORKER_CONCURRENCY: process.env.WORKER_CONCURRENCY } : {}),

@@ -56,6 +56,8 @@ const env = {
   HOOKFLOW_SECRET: randomBytes(32).toString("hex"),
   HOOKFLOW_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
   ALLOW_PRIVATE_TARGETS: "true",
+  // Several apps run side by side: each takes a free port for its metrics listener.
+  METRICS_PORT: "0",
   HOOKFLOW_DELAY_SCALE: "0.01",
   LOG_LEVEL: "warn",
 };

@@ -32,6 +32,8 @@ const { Redis } = createRequire(join(ROOT, "packages/queue/package.json"))("iore
 const K = Math.min(15_000, Math.max(1, Number(process.env.STREAM_BENCH_STREAMS ?? 5000)));
 const PUBLISH_SAMPLES = 20_000;
 const PORT = Number(process.env.STREAM_BENCH_PORT ?? 18120);
+/** The stream process's metrics listener (the receiver takes PORT + 1). */
+const METRICS_PORT = PORT + 2;
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
 const run = randomBytes(4).toString("hex");
 const prefix = `bench_stream_${run}`;
@@ -50,7 +52,7 @@ function rssMb(pid) {
 }
 
 async function metrics() {
-  const text = await (await fetch(`http://127.0.0.1:${PORT}/metrics`)).text();
+  const text = await (await fetch(`http://127.0.0.1:${METRICS_PORT}/metrics`)).text();
   const read = (name) =>
     Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, "m").exec(text)?.[1]);
   return {
@@ -233,6 +235,7 @@ async function main() {
       NODE_ENV: "production",
       PORT: String(PORT),
       HOST: "127.0.0.1",
+      METRICS_PORT: String(METRICS_PORT),
       REDIS_URL,
       HOOKFLOW_REDIS_PREFIX: prefix,
       HOOKFLOW_SECRET: secret,

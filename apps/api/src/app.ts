@@ -1,9 +1,4 @@
-import {
-  createErrorHandler,
-  metricsHandler,
-  notFoundHandler,
-  observeHttp,
-} from "@hookflow/observability";
+import { createErrorHandler, notFoundHandler, observeHttp } from "@hookflow/observability";
 import { authenticate } from "./auth/authenticate.js";
 import { type ApiApp, newApiApp } from "./http/api-app.js";
 import { apiCors } from "./http/cors.js";
@@ -27,7 +22,6 @@ export function createApiApp(services: ApiServices): ApiApp {
   app.onError(createErrorHandler(services.logger));
   app.notFound(notFoundHandler);
   app.use("*", observeHttp({ role: "api", logger: services.logger, metrics: services.metrics }));
-  app.get("/metrics", metricsHandler(services.metrics));
 
   app.use("/api/*", apiCors());
   const auth = authenticate({ db: services.db.db, now: services.now });

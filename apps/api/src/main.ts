@@ -1,5 +1,6 @@
 import { serve } from "@hono/node-server";
 import { migrateDatabase } from "@hookflow/db";
+import { startMetricsServer } from "@hookflow/observability";
 import { createApiApp } from "./app.js";
 import { readEnv } from "./env.js";
 import { ensureBootstrapUser } from "./identity/ensure-bootstrap-user.js";
@@ -9,6 +10,8 @@ async function main(): Promise<void> {
   const config = readEnv();
   const services = buildApiServices({ config });
   for (const warning of config.warnings) services.logger.warn(warning);
+  // Prometheus metrics on their own listener (METRICS_PORT), never on the public port.
+  if (config.metrics) await startMetricsServer({ metrics: services.metrics, ...config.metrics });
   await migrateDatabase({ url: config.databaseUrl, log: (m) => services.logger.info(m) });
   await ensureBootstrapUser({ db: services.db.db, now: services.now }, config);
   const app = createApiApp(services);

@@ -22,6 +22,8 @@ export interface ApiServices {
   logger: Logger;
   metrics: Metrics;
   now: () => Date;
+  /** Failed events replay-all reopens and queues per batch (and holds in memory at once). */
+  replayAllBatchSize: number;
   /**
    * The engine's transform port for time travel. The sandboxed runner (jq threads, JavaScript
    * sandbox processes) is created on first use and closed with the services.
@@ -35,7 +37,12 @@ export interface BuildApiServicesOptions {
   logger?: Logger;
   metrics?: Metrics;
   now?: () => Date;
+  /** Tests lower it to replay many batches with few events. */
+  replayAllBatchSize?: number;
 }
+
+/** Replay-all's batch: about 8 MB at most with every body inline (16 KB each). */
+export const REPLAY_ALL_BATCH_SIZE = 500;
 
 /** Composition root of the api: builds every long-lived part once. */
 export function buildApiServices(options: BuildApiServicesOptions): ApiServices {
@@ -69,6 +76,7 @@ export function buildApiServices(options: BuildApiServicesOptions): ApiServices 
     logger,
     metrics,
     now: options.now ?? (() => new Date()),
+    replayAllBatchSize: options.replayAllBatchSize ?? REPLAY_ALL_BATCH_SIZE,
     transformPort,
     close: async () => {
       await transforms?.runner.close();

@@ -32,6 +32,8 @@ describe("emailed approval links and the approval outbox", () => {
       from: "hookflow@example.com",
       db,
       logger: createLogger({ level: "silent", role: "test" }),
+      maxRecipients: 10,
+      quota: null,
     });
   });
   afterAll(async () => {
@@ -185,6 +187,8 @@ describe("emailed approval links and the approval outbox", () => {
         name: gate.name,
         notifyEmails: ["boss@example.com"],
         autoActionOnTimeout: "reject",
+        ownerId: alice.userId,
+        organizationId: null,
       },
       webhookName: "Shop",
       eventId: park.eventId,

@@ -2,7 +2,11 @@ import { loadConfig } from "@hookflow/config";
 import { createLogger } from "@hookflow/observability";
 import { createTestDatabase, createTestRedisPrefix, type TestDatabase } from "@hookflow/testing";
 import { createApiApp } from "../src/app.js";
-import { type ApiServices, buildApiServices } from "../src/services.js";
+import {
+  type ApiServices,
+  type BuildApiServicesOptions,
+  buildApiServices,
+} from "../src/services.js";
 
 export interface ApiHarness {
   app: ReturnType<typeof createApiApp>;
@@ -23,7 +27,10 @@ export interface ApiHarness {
 }
 
 /** The real api against a database and Redis prefix of its own. */
-export async function startApi(env: Record<string, string> = {}): Promise<ApiHarness> {
+export async function startApi(
+  env: Record<string, string> = {},
+  options: Pick<BuildApiServicesOptions, "replayAllBatchSize"> = {},
+): Promise<ApiHarness> {
   const database = await createTestDatabase();
   const redis = createTestRedisPrefix();
   const config = loadConfig({
@@ -38,6 +45,7 @@ export async function startApi(env: Record<string, string> = {}): Promise<ApiHar
   const services = buildApiServices({
     config,
     logger: createLogger({ level: "silent", role: "api" }),
+    ...options,
   });
   const app = createApiApp(services);
   const call: ApiHarness["call"] = async (method, path, options = {}) => {

@@ -1,3 +1,5 @@
+import { scrapeMetrics } from "@hookflow/testing";
+import { createUserWithSession } from "./fixtures.js";
 import { type ApiHarness, startApi } from "./harness.js";
 
 describe("api basics", () => {
@@ -41,9 +43,23 @@ describe("api basics", () => {
     });
   });
 
-  it("serves Prometheus metrics", async () => {
-    const res = await api.app.request("/metrics");
-    expect(res.status).toBe(200);
-    expect(await res.text()).toMatch(/hookflow_http_requests_total/);
+  it("keeps Prometheus metrics off the public app, with or without credentials", async () => {
+    const { token } = await createUserWithSession(api.database.db);
+    for (const headers of [{}, { authorization: `Bearer ${token}` }]) {
+      const res = await api.app.request("/metrics", { headers });
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual({
+        statusCode: 404,
+        message: "Route GET /metrics not found",
+        error: "Not Found",
+      });
+    }
+  });
+
+  it("serves its metrics on the metrics listener", async () => {
+    await api.call("GET", "/api/health");
+    const { status, text } = await scrapeMetrics(api.services.metrics);
+    expect(status).toBe(200);
+    expect(text).toMatch(/hookflow_http_requests_total\{[^}]*role="api"/);
   });
 });

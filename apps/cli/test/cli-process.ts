@@ -1,6 +1,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import {
+  createTestDatabase,
+  createTestRedisPrefix,
+  type TestDatabase,
+  type TestRedisPrefix,
+} from "@hookflow/testing";
 
 /** The built CLI: the root `pnpm test` builds before jest runs. */
 export const CLI = fileURLToPath(new URL("../dist/main.js", import.meta.url));
@@ -47,18 +53,21 @@ export function runCli(args: string[], env: Record<string, string> = {}): Promis
 export interface RunningCli {
   child: ChildProcess;
   port: number;
+  /** Port of the Prometheus listener (METRICS_PORT), null when it is off. */
+  metricsPort: number | null;
   output: () => string;
   /** Resolves with the exit code and signal once the process has exited. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
 /**
- * Starts a long-running CLI command with PORT=0 and resolves with the port it bound, read from
- * its "hookflow listening" log line. Rejects if the process exits before listening.
+ * Starts a long-running CLI command with PORT=0 (and METRICS_PORT=0 unless `env` says otherwise)
+ * and resolves with the ports it bound, read from its "hookflow listening" log line. Rejects if
+ * the process exits before listening.
  */
 export function startCli(args: string[], env: Record<string, string>): Promise<RunningCli> {
   const child = spawn(process.execPath, [CLI, ...args], {
-    env: childEnv({ ...env, PORT: "0", HOST: "127.0.0.1" }),
+    env: childEnv({ METRICS_PORT: "0", ...env, PORT: "0", HOST: "127.0.0.1" }),
   });
   let output = "";
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
@@ -73,14 +82,15 @@ export function startCli(args: string[], env: Record<string, string>): Promise<R
       const lines = pending.split("\n");
       pending = lines.pop() ?? "";
       for (const line of lines) {
-        let parsed: { msg?: string; port?: number } | undefined;
+        let parsed: { msg?: string; port?: number; metricsPort?: number | null } | undefined;
         try {
           parsed = JSON.parse(line);
         } catch {
           continue;
         }
         if (parsed?.msg === "hookflow listening" && typeof parsed.port === "number") {
-          resolve({ child, port: parsed.port, output: () => output, exited });
+          const metricsPort = parsed.metricsPort ?? null;
+          resolve({ child, port: parsed.port, metricsPort, output: () => output, exited });
         }
       }
     };
@@ -93,4 +103,53 @@ export function startCli(args: string[], env: Record<string, string>): Promise<R
       reject(new Error(`cli exited (${code ?? signal}) before listening:\n${output}`)),
     );
   });
+}
+
+export interface HookflowUnderTest {
+  cli: RunningCli;
+  /** `http://127.0.0.1:<port>`: the public port. */
+  base: string;
+  database: TestDatabase;
+  redis: TestRedisPrefix;
+  /** Kills the process if it still runs, then drops its database and Redis keys. */
+  stop: () => Promise<void>;
+}
+
+/** `hookflow start` (every role) on a database and Redis prefix of its own, plus `env`. */
+export async function startHookflow(env: Record<string, string>): Promise<HookflowUnderTest> {
+  assertBuilt();
+  const database = await createTestDatabase();
+  const redis = createTestRedisPrefix();
+  const stopServices = async () => {
+    await redis.destroy();
+    await database.destroy();
+  };
+  let cli: RunningCli;
+  try {
+    cli = await startCli(["start"], {
+      NODE_ENV: "test",
+      DATABASE_URL: database.url,
+      REDIS_URL: redis.url,
+      HOOKFLOW_REDIS_PREFIX: redis.prefix,
+      HOOKFLOW_SECRET: "cli-test-secret-cli-test-secret-cli-test",
+      LOG_LEVEL: "info",
+      ...env,
+    });
+  } catch (error) {
+    await stopServices();
+    throw error;
+  }
+  return {
+    cli,
+    base: `http://127.0.0.1:${cli.port}`,
+    database,
+    redis,
+    stop: async () => {
+      if (cli.child.exitCode === null && cli.child.signalCode === null) {
+        cli.child.kill("SIGKILL");
+        await cli.exited;
+      }
+      await stopServices();
+    },
+  };
 }

@@ -20,6 +20,7 @@ const SAMPLE_PATHS = [
   "/api/webhooks",
   "/api/health",
   "/api/auth/login",
+  "/metrics",
   "/",
 ];
 
@@ -32,6 +33,7 @@ interface ComposeService {
   healthcheck?: { test?: unknown };
   deploy?: { replicas?: number };
   volumes?: string[];
+  ports?: string[];
 }
 
 const compose = parse(read("docker/docker-compose.yml"), { merge: true }) as {
@@ -97,6 +99,16 @@ describe("docker-compose.yml", () => {
     expect(services.postgres?.image).toMatch(/^postgres:16/);
     expect(services.redis?.image).toMatch(/^redis:7/);
   });
+
+  it("serves metrics on their own port inside the network, published by no service", () => {
+    for (const service of Object.values(services).filter((s) => roleOf(s))) {
+      expect(service.environment?.METRICS_PORT).toBe("9464");
+      expect(service.environment?.METRICS_HOST).toBe("0.0.0.0");
+    }
+    const published = Object.values(services).flatMap((service) => service.ports ?? []);
+    // Only the proxy's port reaches the host.
+    expect(published).toEqual([`$\{PROXY_PORT:-8080}:80`]);
+  });
 });
 
 /** The subset of Caddyfile syntax docker/Caddyfile uses: named path matchers and handle blocks. */
@@ -136,6 +148,12 @@ describe("docker/Caddyfile", () => {
 
   it.each(SAMPLE_PATHS)("proxies %s to the service the CLI routes it to", (path) => {
     expect(route(path)).toBe(`${serviceFor(routeOf(path))}:3000`);
+  });
+
+  it("proxies only to the apps' public port, never to a metrics port", () => {
+    const upstreams = [...read("docker/Caddyfile").matchAll(/reverse_proxy\s+(\S+)/g)];
+    expect(upstreams.length).toBeGreaterThan(0);
+    for (const [, upstream] of upstreams) expect(upstream).toMatch(/:3000$/);
   });
 
   it("turns buffering off for the event stream", () => {
@@ -224,6 +242,29 @@ describe("infra/k8s", () => {
     expect(roles.sort()).toEqual([...ROLES].sort());
     const worker = deployments.find((d) => d.metadata.name === "hookflow-worker");
     expect(worker.spec.replicas).toBe(2);
+  });
+
+  it("has Prometheus scrape each pod's metrics port, which no Service exposes", () => {
+    const config = ofKind("ConfigMap").find((c) => c.metadata.name === "hookflow-config");
+    for (const deployment of ofKind("Deployment")) {
+      const template = deployment.spec.template;
+      const ports = template.spec.containers[0].ports as Array<{
+        name: string;
+        containerPort: number;
+      }>;
+      const metrics = ports.find((port) => port.name === "metrics");
+      expect(metrics?.containerPort).toBe(Number(config.data.METRICS_PORT));
+      expect(template.metadata.annotations["prometheus.io/port"]).toBe(config.data.METRICS_PORT);
+    }
+    expect(config.data.METRICS_HOST).toBe("0.0.0.0");
+    for (const service of ofKind("Service")) {
+      for (const port of service.spec.ports) {
+        expect({ service: service.metadata.name, targetPort: port.targetPort }).toEqual({
+          service: service.metadata.name,
+          targetPort: "http",
+        });
+      }
+    }
   });
 
   it("gives each Service a Deployment to select and autoscales the worker and ingress", () => {

@@ -7,41 +7,33 @@ import {
   type TestDatabase,
   type TestRedisPrefix,
 } from "@hookflow/testing";
-import { assertBuilt, type RunningCli, runCli, startCli } from "./cli-process.js";
+import {
+  assertBuilt,
+  type HookflowUnderTest,
+  type RunningCli,
+  runCli,
+  startCli,
+  startHookflow,
+} from "./cli-process.js";
 
 const SECRET = "cli-test-secret-cli-test-secret-cli-test";
+const METRICS_TOKEN = "cli-test-metrics-token-0123";
 
 describe("hookflow start (all roles in one process)", () => {
-  let database: TestDatabase;
-  let redis: TestRedisPrefix;
+  let hookflow: HookflowUnderTest;
   let receiver: Receiver;
   let cli: RunningCli;
   let base: string;
 
   beforeAll(async () => {
-    assertBuilt();
-    database = await createTestDatabase();
-    redis = createTestRedisPrefix();
     receiver = await startReceiver();
-    cli = await startCli(["start"], {
-      NODE_ENV: "test",
-      DATABASE_URL: database.url,
-      REDIS_URL: redis.url,
-      HOOKFLOW_REDIS_PREFIX: redis.prefix,
-      HOOKFLOW_SECRET: SECRET,
-      LOG_LEVEL: "info",
-    });
-    base = `http://127.0.0.1:${cli.port}`;
+    hookflow = await startHookflow({ HOOKFLOW_SECRET: SECRET, METRICS_TOKEN });
+    ({ cli, base } = hookflow);
   });
 
   afterAll(async () => {
-    if (cli && cli.child.exitCode === null && cli.child.signalCode === null) {
-      cli.child.kill("SIGKILL");
-      await cli.exited;
-    }
+    await hookflow?.stop();
     await receiver?.close();
-    await redis?.destroy();
-    await database?.destroy();
   });
 
   it("answers the api's health check on the single port", async () => {
@@ -68,10 +60,40 @@ describe("hookflow start (all roles in one process)", () => {
     });
   });
 
+  it("keeps /metrics off the public port, with or without credentials", async () => {
+    for (const authorization of [undefined, `Bearer ${METRICS_TOKEN}`, "Bearer hfs_anything"]) {
+      const res = await fetch(`${base}/metrics`, {
+        headers: authorization ? { authorization } : {},
+      });
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual({
+        statusCode: 404,
+        message: "Route GET /metrics not found",
+        error: "Not Found",
+      });
+    }
+  });
+
+  it("serves metrics on the metrics port only to a scrape with METRICS_TOKEN", async () => {
+    expect(cli.metricsPort).toEqual(expect.any(Number));
+    expect(cli.metricsPort).not.toBe(cli.port);
+    const url = `http://127.0.0.1:${cli.metricsPort}/metrics`;
+    const anonymous = await fetch(url);
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.json()).toMatchObject({ statusCode: 401, error: "Unauthorized" });
+    const scrape = await fetch(url, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    expect(scrape.status).toBe(200);
+    expect(await scrape.text()).toMatch(/^# HELP /m);
+  });
+
   it("routes the event stream path to the stream app and the rest to the api", async () => {
     await fetch(`${base}/api/events/evt_unknown/stream`);
     await fetch(`${base}/api/events/evt_unknown`);
-    const metrics = await (await fetch(`${base}/metrics`)).text();
+    const metrics = await (
+      await fetch(`http://127.0.0.1:${cli.metricsPort}/metrics`, {
+        headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+      })
+    ).text();
     // One registry for the process: each app labels its requests with its role.
     expect(metrics).toMatch(/hookflow_http_requests_total\{[^}]*role="stream"[^}]*\} 1/);
     expect(metrics).toMatch(/hookflow_http_requests_total\{[^}]*role="ingress"/);
@@ -188,7 +210,7 @@ describe.each(["api", "ingress", "worker", "stream"])("hookflow start --role %s"
     await database?.destroy();
   });
 
-  it("serves that role's health on PORT and exits 0 on SIGTERM", async () => {
+  it("serves that role's health on PORT, its metrics on METRICS_PORT only, and exits 0 on SIGTERM", async () => {
     cli = await startCli(["start", "--role", role], {
       NODE_ENV: "test",
       DATABASE_URL: database.url,
@@ -200,6 +222,10 @@ describe.each(["api", "ingress", "worker", "stream"])("hookflow start --role %s"
     const res = await fetch(`http://127.0.0.1:${cli.port}/api/health`);
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ status: "ok", role });
+    expect((await fetch(`http://127.0.0.1:${cli.port}/metrics`)).status).toBe(404);
+    const metrics = await fetch(`http://127.0.0.1:${cli.metricsPort}/metrics`);
+    expect(metrics.status).toBe(200);
+    expect(await metrics.text()).toMatch(/^# HELP /m);
     cli.child.kill("SIGTERM");
     expect(await cli.exited).toEqual({ code: 0, signal: null });
   });

@@ -1,9 +1,4 @@
-import {
-  createErrorHandler,
-  metricsHandler,
-  notFoundHandler,
-  observeHttp,
-} from "@hookflow/observability";
+import { createErrorHandler, notFoundHandler, observeHttp } from "@hookflow/observability";
 import { Hono } from "hono";
 import { registerHealth } from "./routes/health.js";
 import { registerIngest } from "./routes/ingest.js";
@@ -21,7 +16,6 @@ export function createIngressApp(services: IngressServices): Hono {
     "*",
     observeHttp({ role: "ingress", logger: services.logger, metrics: services.metrics }),
   );
-  app.get("/metrics", metricsHandler(services.metrics));
   registerHealth(app, services);
   registerIngest(app, services);
   return app;

@@ -406,10 +406,8 @@ describe("ingress", () => {
       });
     });
 
-    it("exposes the ingress counters and the batch size histogram", async () => {
-      const res = await h.app.request("/metrics");
-      const text = await res.text();
-      expect(res.status).toBe(200);
+    it("counts accepts, duplicates, rejects and batch sizes in its metrics", async () => {
+      const text = await h.services.metrics.registry.metrics();
       expect(text).toMatch(
         /hookflow_ingress_events_accepted_total\{[^}]*mode="enqueued"[^}]*\} [1-9]/,
       );
@@ -418,6 +416,10 @@ describe("ingress", () => {
         /hookflow_ingress_requests_rejected_total\{[^}]*reason="signature"[^}]*\} [1-9]/,
       );
       expect(text).toMatch(/hookflow_ingress_batch_size_count\{[^}]*outcome="stored"[^}]*\} [1-9]/);
+    });
+
+    it("keeps its metrics off the public app (they are on the metrics listener)", async () => {
+      expect((await h.app.request("/metrics")).status).toBe(404);
     });
 
     it("answers unknown routes with 404 in the error shape", async () => {

@@ -1,9 +1,4 @@
-import {
-  createErrorHandler,
-  metricsHandler,
-  notFoundHandler,
-  observeHttp,
-} from "@hookflow/observability";
+import { createErrorHandler, notFoundHandler, observeHttp } from "@hookflow/observability";
 import { Hono } from "hono";
 import { registerStreamEvent } from "./routes/events/stream-event.js";
 import { registerHealth } from "./routes/health/health.js";
@@ -18,7 +13,6 @@ export function createStreamApp(services: StreamServices): Hono {
   app.onError(createErrorHandler(services.logger));
   app.notFound(notFoundHandler);
   app.use("*", observeHttp({ role: "stream", logger: services.logger, metrics: services.metrics }));
-  app.get("/metrics", metricsHandler(services.metrics));
   registerHealth(app, services);
   registerStreamEvent(app, services);
   return app;

@@ -1,4 +1,5 @@
 import { serve } from "@hono/node-server";
+import { startMetricsServer } from "@hookflow/observability";
 import { createStreamApp } from "./app.js";
 import { readEnv } from "./env.js";
 import { buildStreamServices } from "./services.js";
@@ -7,6 +8,8 @@ async function main(): Promise<void> {
   const config = readEnv();
   const services = buildStreamServices({ config });
   for (const warning of config.warnings) services.logger.warn(warning);
+  // Prometheus metrics on their own listener (METRICS_PORT), never on the public port.
+  if (config.metrics) await startMetricsServer({ metrics: services.metrics, ...config.metrics });
   const app = createStreamApp(services);
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) =>
     services.logger.info({ port: info.port }, "stream listening"),

@@ -1,7 +1,7 @@
 import { createServer, type Socket } from "node:net";
 import { loadConfig } from "@hookflow/config";
 import { createLogger } from "@hookflow/observability";
-import { createTestRedisPrefix, type TestRedisPrefix } from "@hookflow/testing";
+import { createTestRedisPrefix, scrapeMetrics, type TestRedisPrefix } from "@hookflow/testing";
 import { createStreamApp } from "../src/app.js";
 import { buildStreamServices, type StreamServices } from "../src/services.js";
 
@@ -55,12 +55,13 @@ describe("stream app basics", () => {
     expect(await res.json()).toEqual({ status: "ok", role: "stream", checks: { redis: true } });
   });
 
-  it("serves Prometheus metrics", async () => {
+  it("serves Prometheus metrics on the metrics listener, not on the public app", async () => {
     const app = createStreamApp(services);
     await app.request("/api/health");
-    const res = await app.request("/metrics");
-    expect(res.status).toBe(200);
-    expect(await res.text()).toMatch(/hookflow_http_requests_total\{[^}]*role="stream"/);
+    expect((await app.request("/metrics")).status).toBe(404);
+    const { status, text } = await scrapeMetrics(services.metrics);
+    expect(status).toBe(200);
+    expect(text).toMatch(/hookflow_http_requests_total\{[^}]*role="stream"/);
   });
 
   it("answers an unknown route with 404 in the spec's error shape", async () => {

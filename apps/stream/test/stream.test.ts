@@ -172,7 +172,7 @@ describe("event stream over HTTP", () => {
     await waitUntil(() => (activeTimeouts() <= timersBefore ? true : undefined), {
       describe: () => `${activeTimeouts()} timers, ${timersBefore} before`,
     });
-    const metrics = await (await fetch(`${h.url}/metrics`)).text();
+    const metrics = await h.services.metrics.registry.metrics();
     expect(metrics).toMatch(/hookflow_stream_open_streams\{[^}]*\} 0/);
     expect(metrics).toMatch(/hookflow_stream_ended_total\{[^}]*reason="client"[^}]*\} \d+/);
   });

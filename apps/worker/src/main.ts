@@ -1,4 +1,5 @@
 import { serve } from "@hono/node-server";
+import { startMetricsServer } from "@hookflow/observability";
 import { readEnv } from "./env.js";
 import { createWorkerHttpApp } from "./http/worker-app.js";
 import { buildWorkerServices } from "./services.js";
@@ -8,6 +9,8 @@ async function main(): Promise<void> {
   const config = readEnv();
   const services = buildWorkerServices({ config });
   for (const warning of config.warnings) services.logger.warn(warning);
+  // Prometheus metrics on their own listener (METRICS_PORT), never on the public port.
+  if (config.metrics) await startMetricsServer({ metrics: services.metrics, ...config.metrics });
   const worker = await startWorker(services);
   const app = createWorkerHttpApp(services);
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) =>

@@ -60,6 +60,16 @@ export const RawEnv = z.object({
       .regex(/^[^\r\n@]+@[^\r\n@]+$/, "one address, e.g. Hookflow <hookflow@example.com>")
       .optional(),
   ),
+  /** Recipients one mail may have (approval `notifyEmails`; email actions later). */
+  MAIL_MAX_RECIPIENTS: z.coerce.number().int().min(1).max(50).default(10),
+  /** Recipients one owner (user or organization) may mail per sliding hour; 0 = no limit. */
+  MAIL_RATE_LIMIT_PER_HOUR: int(200, 0),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Prometheus metrics listen here, never on PORT; `off` serves none, `0` any free port. */
+  METRICS_PORT: z
+    .union([z.literal("off"), z.coerce.number().int().min(0).max(65_535)])
+    .default(9464),
+  METRICS_HOST: z.string().min(1).default("127.0.0.1"),
+  METRICS_TOKEN: unsetWhenEmpty(z.string().min(16, "at least 16 characters").optional()),
 });
 export type RawEnv = z.infer<typeof RawEnv>;

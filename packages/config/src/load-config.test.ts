@@ -34,6 +34,17 @@ describe("loadConfig", () => {
     expect(config.allowPrivateTargets).toBe(false);
   });
 
+  it("serves metrics on 127.0.0.1:9464 by default, elsewhere or not at all when told", () => {
+    expect(loadConfig({}).metrics).toEqual({ port: 9464, host: "127.0.0.1", token: null });
+    expect(
+      loadConfig({ METRICS_PORT: "0", METRICS_HOST: "0.0.0.0", METRICS_TOKEN: "t".repeat(16) })
+        .metrics,
+    ).toEqual({ port: 0, host: "0.0.0.0", token: "t".repeat(16) });
+    expect(loadConfig({ METRICS_PORT: "off" }).metrics).toBeNull();
+    expect(() => loadConfig({ METRICS_PORT: "none" })).toThrow(/METRICS_PORT/);
+    expect(() => loadConfig({ METRICS_TOKEN: "short" })).toThrow(/METRICS_TOKEN/);
+  });
+
   it("names every invalid variable", () => {
     expect(() => loadConfig({ PORT: "abc", HOOKFLOW_REDIS_PREFIX: "a b" })).toThrow(
       /PORT.*HOOKFLOW_REDIS_PREFIX/,

@@ -28,7 +28,16 @@ export interface HookflowConfig {
   smtpUrl: string | null;
   /** From header of the mail Hookflow sends. */
   mailFrom: string;
+  /** Recipients one mail may have: more is refused at write time (400) and at send time. */
+  mailMaxRecipients: number;
+  /** Recipients one owner may mail per sliding hour, across every worker; 0 = no limit. */
+  mailRateLimitPerHour: number;
   logLevel: RawEnv["LOG_LEVEL"];
+  /**
+   * The Prometheus listener of the process (METRICS_*), apart from the public port; null when
+   * `METRICS_PORT=off`. With `token` set, scrapes need `Authorization: Bearer <token>`.
+   */
+  metrics: { port: number; host: string; token: string | null } | null;
   /** Things the operator should hear about at boot (generated secrets and the like). */
   warnings: string[];
 }
@@ -117,7 +126,13 @@ export function loadConfig(env: Record<string, string | undefined>): HookflowCon
     ingressRateLimitPerSecond: raw.INGRESS_RATE_LIMIT_PER_SECOND,
     smtpUrl: raw.SMTP_URL ?? null,
     mailFrom: raw.MAIL_FROM ?? `Hookflow <hookflow@${new URL(publicBaseUrl).hostname}>`,
+    mailMaxRecipients: raw.MAIL_MAX_RECIPIENTS,
+    mailRateLimitPerHour: raw.MAIL_RATE_LIMIT_PER_HOUR,
     logLevel: raw.LOG_LEVEL,
+    metrics:
+      raw.METRICS_PORT === "off"
+        ? null
+        : { port: raw.METRICS_PORT, host: raw.METRICS_HOST, token: raw.METRICS_TOKEN ?? null },
     warnings,
   };
 }

@@ -1,4 +1,5 @@
 import { escapeHtml } from "./html-escape.js";
+import { mailSubject, oneLine } from "./mail-text.js";
 
 export interface ApprovalEmailInput {
   nodeName: string;
@@ -20,12 +21,6 @@ export interface BuiltEmail {
   text: string;
 }
 
-const SUBJECT_MAX = 200;
-
-function oneLine(value: string): string {
-  return value.replace(/[\r\n\t]+/g, " ").trim();
-}
-
 function deadlineSentence(input: ApprovalEmailInput): string | null {
   if (!input.timeoutAt) return null;
   const when = input.timeoutAt.toISOString();
@@ -40,9 +35,9 @@ function deadlineSentence(input: ApprovalEmailInput): string | null {
  * decided until that page's button is pressed, so mail scanners that fetch links decide nothing.
  */
 export function buildApprovalEmail(input: ApprovalEmailInput): BuiltEmail {
-  const subject = oneLine(
+  const subject = mailSubject(
     `Approval needed: ${input.webhookName} event ${input.eventId} at ${input.nodeName}`,
-  ).slice(0, SUBJECT_MAX);
+  );
   const deadline = deadlineSentence(input);
 
   const text = [

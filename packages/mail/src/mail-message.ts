@@ -6,6 +6,8 @@ export const MailMessage = z.object({
   sourceType: z.enum(["approval", "emailAction"]),
   /** The node that produced the mail; its outbox lists the mail. */
   sourceId: z.string().min(1),
+  /** Whose budget the mail draws on (`mailOwnerOf`): the node's organization or user. */
+  owner: z.string().min(1),
   eventId: z.string().min(1).nullish(),
   to: z.array(z.email().max(320)).min(1).max(50),
   subject: z
@@ -17,9 +19,12 @@ export const MailMessage = z.object({
 });
 export type MailMessage = z.infer<typeof MailMessage>;
 
-/** How one send ended: kept in the local outbox, sent through SMTP, or failed (with why). */
+/**
+ * How one send ended: kept in the local outbox, sent through SMTP, failed (with why: worth
+ * another try), or refused by a limit (with why: never sent, and not worth another try).
+ */
 export interface MailResult {
   id: string;
-  status: "outbox" | "sent" | "failed";
+  status: "outbox" | "sent" | "failed" | "refused";
   error: string | null;
 }

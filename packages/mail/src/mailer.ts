@@ -2,14 +2,17 @@ import { type Database, type MailStatus, recordMail } from "@hookflow/db";
 import { describeZodError, newPrefixedId } from "@hookflow/domain";
 import type { Logger } from "@hookflow/observability";
 import { createTransport } from "nodemailer";
+import { recipientCapProblem } from "./mail-limits.js";
 import { MailMessage, type MailResult } from "./mail-message.js";
+import type { MailQuota } from "./mail-quota.js";
 
 export interface Mailer {
   /** `smtp` when an SMTP server is configured, else `outbox` (mail is only stored). */
   readonly mode: "smtp" | "outbox";
   /**
-   * Sends (or, without SMTP, stores) one mail and records it in `mail_outbox`. Never throws: a
-   * mail failure must not fail the event that caused it; it is recorded and logged instead.
+   * Sends (or, without SMTP, stores) one mail and records it in `mail_outbox`, unless a limit
+   * refuses it (then it is recorded as `refused`, with why). Never throws: a mail failure must
+   * not fail the event that caused it; it is recorded and logged instead.
    */
   send: (message: MailMessage) => Promise<MailResult>;
   /** Closes pooled SMTP connections. */
@@ -23,6 +26,10 @@ export interface CreateMailerOptions {
   from: string;
   db: Database;
   logger: Logger;
+  /** MAIL_MAX_RECIPIENTS: a mail to more recipients is refused. */
+  maxRecipients: number;
+  /** MAIL_RATE_LIMIT_PER_HOUR per owner (`createRedisMailQuota`); null: no budget. */
+  quota: MailQuota | null;
   now?: () => Date;
   /** Connection and greeting timeout (the socket may stay idle three times as long). */
   timeoutMs?: number;
@@ -31,6 +38,9 @@ export interface CreateMailerOptions {
 const DEFAULT_TIMEOUT_MS = 10_000;
 /** Long enough for any SMTP reply; the column is text but a log line should stay readable. */
 const MAX_ERROR_CHARS = 1000;
+
+/** How one mail ended, before it is recorded. */
+type Outcome = { status: MailStatus; error: string | null };
 
 function errorText(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
@@ -41,6 +51,8 @@ function errorText(error: unknown): string {
  * The mail sender of approval gates and email actions. With `smtpUrl` it sends through the
  * operator's SMTP server (pooled connections) and records `sent` or `failed`; without one it
  * keeps every mail in the local outbox (`status: outbox`), where users read it through the API.
+ * Either way the mail limits apply first: more than `maxRecipients` recipients, or more than its
+ * owner's hourly budget, and the mail is recorded as `refused` with the reason, never sent.
  */
 export function createMailer(options: CreateMailerOptions): Mailer {
   const now = options.now ?? (() => new Date());
@@ -56,9 +68,7 @@ export function createMailer(options: CreateMailerOptions): Mailer {
       })
     : undefined;
 
-  async function deliver(
-    message: MailMessage,
-  ): Promise<{ status: MailStatus; error: string | null }> {
+  async function deliver(message: MailMessage): Promise<Outcome> {
     if (!transport) return { status: "outbox", error: null };
     try {
       await transport.sendMail({
@@ -74,13 +84,36 @@ export function createMailer(options: CreateMailerOptions): Mailer {
     }
   }
 
+  /** Why the mail must not go out (a limit, or it is malformed), or null when it may. */
+  async function screen(id: string, message: MailMessage): Promise<Outcome | null> {
+    const parsed = MailMessage.safeParse(message);
+    if (!parsed.success) {
+      return { status: "failed", error: `invalid mail: ${describeZodError(parsed.error)}` };
+    }
+    const tooMany = recipientCapProblem(message.to.length, options.maxRecipients);
+    if (tooMany) return { status: "refused", error: `too many recipients: ${tooMany}` };
+    if (!options.quota) return null;
+    try {
+      const taken = await options.quota.take({
+        owner: message.owner,
+        mailId: id,
+        count: message.to.length,
+      });
+      if (taken.ok) return null;
+      const error =
+        `rate limited: its owner may mail ${options.quota.perHour} recipients per hour ` +
+        `(MAIL_RATE_LIMIT_PER_HOUR); room again in ${Math.ceil(taken.retryAfterMs / 1000)} s`;
+      return { status: "refused", error };
+    } catch (error) {
+      // Not sent unchecked: failed, so its sender may try again later.
+      return { status: "failed", error: `mail rate limit unavailable: ${errorText(error)}` };
+    }
+  }
+
   async function send(message: MailMessage): Promise<MailResult> {
     const createdAt = now();
     const id = newPrefixedId("mail", createdAt.getTime());
-    const parsed = MailMessage.safeParse(message);
-    const outcome = parsed.success
-      ? await deliver(parsed.data)
-      : { status: "failed" as const, error: `invalid mail: ${describeZodError(parsed.error)}` };
+    const outcome = (await screen(id, message)) ?? (await deliver(message));
     const log = options.logger.child({
       mailId: id,
       sourceType: message.sourceType,
@@ -105,8 +138,9 @@ export function createMailer(options: CreateMailerOptions): Mailer {
     } catch (error) {
       log.error({ err: error, status: outcome.status }, "could not record a mail");
     }
-    if (outcome.status === "failed") log.warn({ error: outcome.error }, "mail not sent");
-    else log.info({ status: outcome.status, recipients: message.to.length }, "mail handled");
+    if (outcome.status === "failed" || outcome.status === "refused") {
+      log.warn({ status: outcome.status, error: outcome.error }, "mail not sent");
+    } else log.info({ status: outcome.status, recipients: message.to.length }, "mail handled");
     return { id, ...outcome };
   }
 

@@ -1,5 +1,6 @@
 import { type ApprovalDecision, createApprovalLinkToken } from "@hookflow/domain";
 import { buildApprovalEmail } from "./approval-email.js";
+import { mailOwnerOf } from "./mail-limits.js";
 import type { MailResult } from "./mail-message.js";
 import type { Mailer } from "./mailer.js";
 
@@ -52,6 +53,9 @@ export interface ApprovalRequest {
     name: string;
     notifyEmails: readonly string[];
     autoActionOnTimeout: "approve" | "reject";
+    /** The gate's owner: its mail draws on the owner's hourly budget. */
+    ownerId: string;
+    organizationId: string | null;
   };
   webhookName: string;
   eventId: string;
@@ -88,6 +92,7 @@ export async function sendApprovalRequest(request: ApprovalRequest): Promise<Mai
   return request.mailer.send({
     sourceType: "approval",
     sourceId: request.node.id,
+    owner: mailOwnerOf(request.node),
     eventId: request.eventId,
     to: [...request.node.notifyEmails],
     ...email,

@@ -1,10 +1,14 @@
 import { listMailOfSource, type MailRow } from "@hookflow/db";
 import { verifyApprovalLinkToken } from "@hookflow/domain";
 import { createLogger } from "@hookflow/observability";
-import { createTestDatabase, type TestDatabase } from "@hookflow/testing";
+import {
+  createTestDatabase,
+  type LocalSmtpServer,
+  startLocalSmtpServer,
+  type TestDatabase,
+} from "@hookflow/testing";
 import { createMailer, type Mailer } from "../src/mailer.js";
 import { sendApprovalRequest } from "../src/send-approval-request.js";
-import { type LocalSmtpServer, startLocalSmtpServer } from "./local-smtp-server.js";
 
 const logger = createLogger({ level: "silent", role: "test" });
 const NOW = new Date("2024-05-01T12:00:00.000Z");
@@ -13,6 +17,7 @@ const SECRET = "mail-test-secret-mail-test-secret-123";
 const message = {
   sourceType: "approval" as const,
   sourceId: "apr_1",
+  owner: "user:usr_1",
   eventId: "evt_1",
   to: ["ops@example.com", "lead@example.com"],
   subject: "Approval needed",
@@ -49,6 +54,8 @@ describe("createMailer", () => {
       logger,
       now: () => NOW,
       timeoutMs: 2000,
+      maxRecipients: 10,
+      quota: null,
     });
     mailers.push(created);
     return created;
@@ -135,7 +142,13 @@ describe("sendApprovalRequest", () => {
   let outbox: Mailer;
   beforeAll(async () => {
     database = await createTestDatabase();
-    outbox = createMailer({ from: "hookflow@example.com", db: database.db, logger });
+    outbox = createMailer({
+      from: "hookflow@example.com",
+      db: database.db,
+      logger,
+      maxRecipients: 10,
+      quota: null,
+    });
   });
   afterAll(async () => {
     outbox.close();
@@ -151,6 +164,8 @@ describe("sendApprovalRequest", () => {
       name: "Big <orders>",
       notifyEmails,
       autoActionOnTimeout: "reject" as const,
+      ownerId: "usr_1",
+      organizationId: null,
     },
     webhookName: "Shop",
     eventId: "evt_42",

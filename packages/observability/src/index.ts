@@ -2,5 +2,5 @@ export * from "./error-handler.js";
 export * from "./http-middleware.js";
 export * from "./logger.js";
 export * from "./metrics.js";
-export * from "./metrics-handler.js";
+export * from "./metrics-server.js";
 export * from "./tracing.js";

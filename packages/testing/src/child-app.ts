@@ -114,6 +114,8 @@ export async function startChildApp(options: StartChildAppOptions): Promise<Chil
     HOST: "127.0.0.1",
     LOG_LEVEL: "info",
     HOOKFLOW_SECRET: "child-app-secret-child-app-secret-0123",
+    // Children run side by side: each takes a free port for its metrics listener.
+    METRICS_PORT: "0",
     ...options.env,
     PORT: "0",
   });

@@ -1,5 +1,11 @@
 import type { HookflowConfig } from "@hookflow/config";
-import { createLogger, createMetrics, type Logger } from "@hookflow/observability";
+import {
+  createLogger,
+  createMetrics,
+  type Logger,
+  type MetricsServer,
+  startMetricsServer,
+} from "@hookflow/observability";
 import { composeFetch } from "../compose-fetch.js";
 import { listen, waitForShutdownSignal } from "../listen.js";
 import { buildComponent, type Component, migrate, type Role } from "../roles.js";
@@ -46,7 +52,10 @@ export async function run(args: string[], config: HookflowConfig): Promise<numbe
   const roles: Role[] = role === "all" ? ["worker", "ingress", "stream", "api"] : [role];
   const components: Component[] = [];
   let server: Awaited<ReturnType<typeof listen>>;
+  // Prometheus metrics of every role in this process, on their own listener (never on PORT).
+  let metricsServer: MetricsServer | null = null;
   try {
+    if (config.metrics) metricsServer = await startMetricsServer({ metrics, ...config.metrics });
     for (const name of roles) components.push(await buildComponent(name, config, metrics));
     const byRole = (name: Role) => {
       const found = components.find((component) => component.role === name);
@@ -60,11 +69,17 @@ export async function run(args: string[], config: HookflowConfig): Promise<numbe
     server = await listen(fetch, { host: config.host, port: config.port });
     for (const component of components) await component.start();
     logger.info(
-      { port: server.port, url: `http://localhost:${server.port}`, roles },
+      {
+        port: server.port,
+        url: `http://localhost:${server.port}`,
+        metricsPort: metricsServer?.port ?? null,
+        roles,
+      },
       "hookflow listening",
     );
   } catch (error) {
     await stopAll(components, logger);
+    await metricsServer?.close();
     throw error;
   }
 
@@ -77,6 +92,7 @@ export async function run(args: string[], config: HookflowConfig): Promise<numbe
   for (const component of components) component.release();
   await server.close(REQUEST_GRACE_MS);
   const clean = await stopAll(components, logger);
+  await metricsServer?.close();
   clearTimeout(deadline);
   logger.info("stopped");
   return clean ? 0 : 1;

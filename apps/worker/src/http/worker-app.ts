@@ -1,10 +1,10 @@
-import { metricsHandler } from "@hookflow/observability";
 import { Hono } from "hono";
 import type { WorkerServices } from "../services.js";
 
 /**
- * The worker's small HTTP surface: `GET /api/health` (Postgres and Redis reachable) and
- * `GET /metrics` (Prometheus). No side effects, so tests call `app.request(...)`.
+ * The worker's small HTTP surface: `GET /api/health` (Postgres and Redis reachable). Its metrics
+ * are on the process's metrics listener (`METRICS_PORT`), not here. No side effects, so tests
+ * call `app.request(...)`.
  */
 export function createWorkerHttpApp(services: WorkerServices): Hono {
   const app = new Hono();
@@ -22,7 +22,6 @@ export function createWorkerHttpApp(services: WorkerServices): Hono {
       ok ? 200 : 503,
     );
   });
-  app.get("/metrics", metricsHandler(services.metrics));
   app.notFound((c) => c.json({ statusCode: 404, message: "Not Found", error: "Not Found" }, 404));
   app.onError((error, c) => {
     services.logger.error({ err: error }, "worker http error");

@@ -81,6 +81,8 @@ export function createApprovalNotifier(options: {
             name: node.name,
             notifyEmails: config.notifyEmails,
             autoActionOnTimeout: config.autoActionOnTimeout,
+            ownerId: node.ownerId,
+            organizationId: node.organizationId,
           },
           webhookName,
           eventId: mail.eventId,
@@ -89,6 +91,7 @@ export function createApprovalNotifier(options: {
           timeoutAt: mail.timeoutAt,
         });
         // The mailer recorded and logged the failure; the claim runs out and the sweeper retries.
+        // A mail a limit refused is recorded with why and is final: the event goes on waiting.
         if (result?.status === "failed") return "retry";
       }
       await markApprovalMailed(db, { parkId: mail.parkId, now: now() });

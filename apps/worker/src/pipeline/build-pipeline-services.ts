@@ -1,6 +1,6 @@
 import type { HookflowConfig } from "@hookflow/config";
 import type { DbHandle } from "@hookflow/db";
-import { createMailer } from "@hookflow/mail";
+import { createMailer, createRedisMailQuota } from "@hookflow/mail";
 import type { Logger } from "@hookflow/observability";
 import { createTransformRunnerPort } from "@hookflow/pipeline";
 import type { RedisKeys } from "@hookflow/queue";
@@ -33,6 +33,13 @@ export function buildPipelineServices(options: {
     from: config.mailFrom,
     db: options.db.db,
     logger,
+    maxRecipients: config.mailMaxRecipients,
+    // One budget per owner, shared by every worker.
+    quota: createRedisMailQuota({
+      redis: options.redis,
+      keyOf: (owner) => options.keys.rateWindow(`mail:${owner}`),
+      perHour: config.mailRateLimitPerHour,
+    }),
     now: options.now,
   });
   return createPipelineServices({

@@ -169,6 +169,8 @@ describe("approval mail the worker never sent", () => {
       from: h.services.config.mailFrom,
       db: h.database.db,
       logger,
+      maxRecipients: 10,
+      quota: null,
     });
     const unreachable = createApprovalNotifier({
       db: h.services.db,

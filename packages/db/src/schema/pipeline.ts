@@ -143,7 +143,7 @@ export const mailOutbox = pgTable(
     subject: text("subject").notNull(),
     html: text("html").notNull(),
     text: text("text").notNull(),
-    /** outbox (no SMTP configured) | sent | failed */
+    /** outbox (no SMTP configured) | sent | failed | refused (over a mail limit) */
     status: text("status").notNull(),
     error: text("error"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

@@ -106,7 +106,16 @@ export type MergeNodeConfig = z.infer<typeof MergeNodeConfig>;
 export const ApprovalNodeConfig = z.object({
   timeoutMinutes: int(1, 30 * 24 * 60),
   autoActionOnTimeout: z.enum(["approve", "reject"]),
-  notifyEmails: z.array(z.email().max(320)).max(50),
+  notifyEmails: z
+    .array(z.email().max(320))
+    .max(50)
+    .meta({
+      description:
+        "Mailed an approve/reject request each time an event parks here: at most " +
+        "MAIL_MAX_RECIPIENTS addresses (default 10, never more than 50). Every recipient " +
+        "counts against the owner's hourly mail budget (MAIL_RATE_LIMIT_PER_HOUR); a mail over " +
+        "it is not sent, its outbox entry says why, and the event still waits for a decision.",
+    }),
 });
 export type ApprovalNodeConfig = z.infer<typeof ApprovalNodeConfig>;
 

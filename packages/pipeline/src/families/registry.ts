@@ -150,6 +150,29 @@ export function outputReferencesOf<F extends FamilyKey>(
   return [];
 }
 
+/** A config field that lists mail recipients, with the addresses it holds now. */
+export interface MailRecipientField {
+  field: string;
+  addresses: readonly string[];
+}
+
+/**
+ * Every list of mail recipients a config holds (an approval gate's `notifyEmails`). The API caps
+ * each at MAIL_MAX_RECIPIENTS when a node is written; a family that sends mail lists its
+ * recipient fields here.
+ */
+export function mailRecipientsOf<F extends FamilyKey>(
+  key: F,
+  config: FamilyConfig<F>,
+): MailRecipientField[] {
+  if (key === "approval") {
+    return [
+      { field: "notifyEmails", addresses: (config as FamilyConfig<"approval">).notifyEmails },
+    ];
+  }
+  return [];
+}
+
 /**
  * The config without any output reference to `nodeId` (the node is being deleted). The caller
  * validates the result with the family schema: a family whose config cannot lose the reference

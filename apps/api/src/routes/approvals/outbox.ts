@@ -14,8 +14,11 @@ const OutboxMail = z
     subject: z.string(),
     text: z.string(),
     html: z.string(),
-    status: z.enum(["outbox", "sent", "failed"]).openapi({
-      description: "outbox: kept here (no SMTP_URL); sent or failed through SMTP",
+    status: z.enum(["outbox", "sent", "failed", "refused"]).openapi({
+      description:
+        "outbox: kept here (no SMTP_URL); sent or failed through SMTP; refused: over a mail " +
+        "limit (more recipients than MAIL_MAX_RECIPIENTS, or the owner's hourly budget " +
+        "MAIL_RATE_LIMIT_PER_HOUR spent), never sent. error says why a mail failed or was refused.",
     }),
     error: z.string().nullable(),
     createdAt: z.string(),
@@ -29,13 +32,14 @@ const route = approvalNodeListRoute({
   description:
     "Every approval request this gate mailed, newest first, with its approve and reject links. " +
     "Without SMTP_URL mail is only kept here (status outbox); with it the list records what " +
-    "was sent or failed. A plain array; the total is in X-Total-Count. Needs canvas:read.",
+    "was sent or failed. Mail over a limit is listed as refused, with the reason in error. A " +
+    "plain array; the total is in X-Total-Count. Needs canvas:read.",
   pageDescription: "One page of mails",
   item: OutboxMail,
 });
 
-function statusOf(value: string): "outbox" | "sent" | "failed" {
-  return value === "sent" || value === "failed" ? value : "outbox";
+function statusOf(value: string): "outbox" | "sent" | "failed" | "refused" {
+  return value === "sent" || value === "failed" || value === "refused" ? value : "outbox";
 }
 
 export function registerApprovalOutbox(app: ApiApp, services: ApiServices): void {

@@ -11,7 +11,8 @@ import { renderDocsHtml } from "./render-docs-html.js";
 /**
  * `GET /api/openapi.json` and `GET /api/docs`, both public. The document is generated on each
  * request, so it lists every route registered with `app.openapi`, whenever it was added. Neither
- * route (nor `/metrics`) appears in the document itself: they are plain `app.get` routes.
+ * route appears in the document itself: they are plain `app.get` routes. (Metrics are not on
+ * the public port at all: see `startMetricsServer`.)
  */
 export function registerDocsRoutes(app: ApiApp, services: ApiServices): void {
   registerBearerScheme(app);

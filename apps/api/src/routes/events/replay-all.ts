@@ -1,8 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { replayFailedEventsOfWebhook } from "@hookflow/db";
+import { replayFailedEventsInBatches } from "@hookflow/db";
 import { INLINE_BODY_MAX_BYTES } from "@hookflow/queue";
 import type { ApiApp } from "../../http/api-app.js";
-import type { ApiServices } from "../../services.js";
+import { type ApiServices, REPLAY_ALL_BATCH_SIZE } from "../../services.js";
 import { enqueueReopenedEvents } from "./event-jobs.js";
 import {
   BEARER,
@@ -19,7 +19,10 @@ const route = createRoute({
   summary: "Replay every failed event of a webhook",
   description:
     "Every event of the webhook whose status is failed goes back to pending and is queued, in " +
-    "arrival order. Needs events:write.",
+    `arrival order. Events are reopened and queued in batches of ${REPLAY_ALL_BATCH_SIZE}, so any number of them ` +
+    "is replayed in bounded memory; events arriving after the request are left alone. If the " +
+    "queue fails midway (503), the events already reopened stay pending and the sweeper queues " +
+    "them. Needs events:write.",
   security: BEARER,
   middleware: [scopeGuard("events:write")] as const,
   request: {
@@ -43,13 +46,16 @@ export function registerReplayAllEvents(app: ApiApp, services: ApiServices): voi
   app.openapi(route, async (c) => {
     const { webhookId } = c.req.valid("query");
     await eventScopeFor(services, c.get("actor"), webhookId);
-    const reopened = await replayFailedEventsOfWebhook(
-      services.db.db,
+    let queued = 0;
+    for await (const batch of replayFailedEventsInBatches(services.db.db, {
       webhookId,
-      services.now(),
-      INLINE_BODY_MAX_BYTES,
-    );
-    if (reopened.length > 0) await enqueueReopenedEvents(services.queues, reopened);
-    return c.json({ queued: reopened.length }, 202);
+      now: services.now(),
+      inlineBodyMaxBytes: INLINE_BODY_MAX_BYTES,
+      batchSize: services.replayAllBatchSize,
+    })) {
+      await enqueueReopenedEvents(services.queues, batch);
+      queued += batch.length;
+    }
+    return c.json({ queued }, 202);
   });
 }

@@ -11,6 +11,7 @@ import {
 import { ownershipOf } from "../../auth/access.js";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
+import { checkMailRecipients } from "./check-mail-recipients.js";
 import { checkNodeCycle } from "./check-node-cycle.js";
 import { checkNodeReferences, referencesOf } from "./check-node-references.js";
 import { createBodySchema, familyDocs, responseSchema } from "./family-docs.js";
@@ -27,8 +28,9 @@ export function registerCreateNode(app: ApiApp, services: ApiServices, key: Fami
     description:
       "name is required; fields with a default may be omitted. Every inputNodes entry and " +
       "output reference must name an existing webhook or node the caller can see, and the " +
-      "node must not close a cycle (400 naming it). Unknown fields are ignored. Needs " +
-      "canvas:write.",
+      "node must not close a cycle (400 naming it). Lists of mail recipients (notifyEmails) " +
+      `hold at most ${services.config.mailMaxRecipients} addresses (MAIL_MAX_RECIPIENTS; 400 ` +
+      "naming the field). Unknown fields are ignored. Needs canvas:write.",
     security: BEARER,
     middleware: [scopeGuard("canvas:write")] as const,
     request: {
@@ -46,6 +48,7 @@ export function registerCreateNode(app: ApiApp, services: ApiServices, key: Fami
   app.openapi(route, async (c) => {
     const actor = c.get("actor");
     const input = parseCreateNode(key, c.req.valid("json"));
+    checkMailRecipients(key, input.config, services.config.mailMaxRecipients);
     const now = services.now();
     const node: PipelineNode = {
       id: newPrefixedId(FAMILIES[key].idPrefix, now.getTime()),

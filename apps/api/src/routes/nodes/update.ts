@@ -9,6 +9,7 @@ import {
 } from "@hookflow/pipeline";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
+import { checkMailRecipients } from "./check-mail-recipients.js";
 import { checkNodeCycle } from "./check-node-cycle.js";
 import { addedReferences, checkNodeReferences, referencesOf } from "./check-node-references.js";
 import { familyDocs, patchBodySchema, responseSchema } from "./family-docs.js";
@@ -31,8 +32,9 @@ export function registerUpdateNode(app: ApiApp, services: ApiServices, key: Fami
     description:
       "Only the fields given change; lists (inputNodes, filters, routes, ...) are replaced " +
       "whole. The merged record is validated as a create would be. References the update adds " +
-      "must exist and be visible, and must not close a cycle (400 naming it). Needs " +
-      "canvas:write.",
+      "must exist and be visible, and must not close a cycle (400 naming it). Lists of mail " +
+      `recipients (notifyEmails) hold at most ${services.config.mailMaxRecipients} addresses ` +
+      "(MAIL_MAX_RECIPIENTS; 400 naming the field). Needs canvas:write.",
     security: BEARER,
     middleware: [scopeGuard("canvas:write")] as const,
     request: {
@@ -58,6 +60,7 @@ export function registerUpdateNode(app: ApiApp, services: ApiServices, key: Fami
       if (!locked || locked.family !== key) throw nodeGone(key);
       const current = toPipelineNode(locked);
       const input = parseUpdateNode(key, inputOfNode(current), body);
+      checkMailRecipients(key, input.config, services.config.mailMaxRecipients);
       const added = addedReferences(
         referencesOf(key, inputOfNode(current)),
         referencesOf(key, input),

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { type AnyColumn, and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../client.js";
 import { eventParks, events } from "../../schema/index.js";
 import { FINAL_EVENT_STATUSES, OPEN_EVENT_STATUSES } from "./event-rows.js";
@@ -66,20 +66,94 @@ export async function replayEvent(
   return row;
 }
 
-/** Reopens every failed event of the webhook; returned in arrival order. */
-export async function replayFailedEventsOfWebhook(
+/**
+ * Where a paged replay-all stands: the arrival key of the last event it looked at. `createdAt` is
+ * Postgres's text of the timestamp in UTC, to the microsecond (a JavaScript Date would cut it to
+ * the millisecond and misplace the walk between events of one millisecond).
+ */
+interface ArrivalKey {
+  createdAt: string;
+  id: string;
+}
+
+export interface ReplayFailedEventsInput {
+  webhookId: string;
+  now: Date;
+  inlineBodyMaxBytes: number;
+  /** Events reopened per statement (and held in memory at once). */
+  batchSize: number;
+}
+
+/** A timestamp as text in UTC to the microsecond, which `::timestamptz` reads back exactly. */
+const exactText = (value: SQL | AnyColumn) =>
+  sql<string>`to_char(${value} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/** The next `batchSize` failed events of the webhook arrived by `arrivedBy`, after `after`. */
+async function nextFailedBatch(
   db: Database,
-  webhookId: string,
-  now: Date,
-  inlineBodyMaxBytes: number,
-): Promise<ReopenedEvent[]> {
-  const rows = await db
-    .update(events)
-    .set(reopen(now))
-    .where(and(eq(events.webhookId, webhookId), eq(events.status, "failed")))
-    .returning({ ...reopenedColumns(inlineBodyMaxBytes), createdAt: events.createdAt });
-  rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1));
-  return rows.map(({ createdAt: _createdAt, ...rest }) => rest);
+  input: ReplayFailedEventsInput & { arrivedBy: string },
+  after: ArrivalKey | null,
+): Promise<ArrivalKey[]> {
+  const { createdAt, id } = events;
+  return db
+    .select({ createdAt: exactText(createdAt), id })
+    .from(events)
+    .where(
+      and(
+        eq(events.webhookId, input.webhookId),
+        eq(events.status, "failed"),
+        sql`${createdAt} <= ${input.arrivedBy}::timestamptz`,
+        after
+          ? sql`(${createdAt}, ${id}) > (${after.createdAt}::timestamptz, ${after.id})`
+          : undefined,
+      ),
+    )
+    .orderBy(asc(createdAt), asc(id))
+    .limit(input.batchSize);
+}
+
+/**
+ * Reopens every failed event of the webhook that arrived before the call (by the database's
+ * clock, which also stamps arrivals), one batch per statement, in
+ * arrival order: each yielded batch is back to pending in Postgres (its own transaction) and is
+ * the caller's to enqueue before the next is read, so memory holds one batch however many events
+ * there are. The walk follows the arrival key (created_at, id) forward, so an event that fails
+ * again while the walk runs is not reopened twice, and events arriving later are left alone: the
+ * walk always ends. The status is checked again in the UPDATE, so two concurrent replays (or a
+ * replay racing a single replay) never reopen one event twice.
+ */
+export async function* replayFailedEventsInBatches(
+  db: Database,
+  input: ReplayFailedEventsInput,
+): AsyncGenerator<ReopenedEvent[]> {
+  const [clock] = await db.execute<{ now: string }>(sql`select ${exactText(sql`now()`)} as now`);
+  if (!clock) throw new Error("the database did not tell its time");
+  const walk = { ...input, arrivedBy: clock.now };
+  let after: ArrivalKey | null = null;
+  for (;;) {
+    const keys = await nextFailedBatch(db, walk, after);
+    const last = keys.at(-1);
+    if (!last) return;
+    after = last;
+    const rows = await db
+      .update(events)
+      .set(reopen(input.now))
+      .where(
+        and(
+          inArray(
+            events.id,
+            keys.map((key) => key.id),
+          ),
+          eq(events.status, "failed"),
+        ),
+      )
+      .returning(reopenedColumns(input.inlineBodyMaxBytes));
+    const reopened = new Map(rows.map((row) => [row.id, row]));
+    // In arrival order; an event another replay reopened meanwhile is not in `rows`.
+    const batch = keys.flatMap((key) => reopened.get(key.id) ?? []);
+    if (batch.length > 0) yield batch;
+    if (keys.length < input.batchSize) return;
+  }
 }
 
 /**

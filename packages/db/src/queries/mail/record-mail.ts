@@ -4,8 +4,11 @@ import { mailOutbox } from "../../schema/index.js";
 /** approval | emailAction: what produced the mail; `sourceId` is that node's id. */
 export type MailSourceType = "approval" | "emailAction";
 
-/** `outbox`: kept locally (no SMTP server configured); `sent` or `failed` through SMTP. */
-export type MailStatus = "outbox" | "sent" | "failed";
+/**
+ * `outbox`: kept locally (no SMTP server configured); `sent` or `failed` through SMTP;
+ * `refused`: over a mail limit (recipients per mail, or the owner's hourly budget), never sent.
+ */
+export type MailStatus = "outbox" | "sent" | "failed" | "refused";
 
 export interface MailRecordInput {
   id: string;
