@@ -48,7 +48,8 @@ export function registerCreateCanvasSnapshot(app: ApiApp, services: ApiServices)
     const input = c.req.valid("json");
     checkCanvasEdges(input.nodes, input.edges);
     const now = services.now();
-    const row = await withGraphWriteLock(services.db.db, async (tx) =>
+    // The freeze locks the scopes of the records it reads (see freezeCanvas).
+    const row = await withGraphWriteLock(services.db.db, [], async (tx) =>
       insertCanvasSnapshot(tx, {
         id: newId("canvasSnapshot", now.getTime()),
         ...ownershipOf(actor),

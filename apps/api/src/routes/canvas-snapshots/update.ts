@@ -52,7 +52,7 @@ export function registerUpdateCanvasSnapshot(app: ApiApp, services: ApiServices)
     const relayout = input.nodes !== undefined || input.edges !== undefined;
     if (relayout) checkCanvasEdges(nodes, edges);
     const now = services.now();
-    const row = await withGraphWriteLock(services.db.db, async (tx) => {
+    const row = await withGraphWriteLock(services.db.db, [], async (tx) => {
       const patch: CanvasSnapshotPatch = { updatedAt: now };
       if (input.name !== undefined) patch.name = input.name;
       if (relayout) {

@@ -1,6 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import { insertPipelineNode, withGraphWriteLock } from "@hookflow/db";
-import { newPrefixedId } from "@hookflow/domain";
+import { newPrefixedId, ownerScopeOf } from "@hookflow/domain";
 import {
   FAMILIES,
   type FamilyKey,
@@ -26,7 +26,8 @@ export function registerCreateNode(app: ApiApp, services: ApiServices, key: Fami
     summary: `Create ${docs.withArticle}`,
     description:
       "name is required; fields with a default may be omitted. Every inputNodes entry and " +
-      "output reference must name an existing webhook or node the caller can see, and the " +
+      "output reference must name an existing webhook or node the caller can see, of the " +
+      "node's own owner (the organization acted for, or the caller's personal space), and the " +
       "node must not close a cycle (400 naming it). Unknown fields are ignored. Needs " +
       "canvas:write.",
     security: BEARER,
@@ -55,8 +56,9 @@ export function registerCreateNode(app: ApiApp, services: ApiServices, key: Fami
       createdAt: now,
       updatedAt: now,
     };
-    const row = await withGraphWriteLock(services.db.db, async (tx) => {
-      await checkNodeReferences(tx, actor, node.id, referencesOf(key, input));
+    const refs = referencesOf(key, input);
+    const row = await withGraphWriteLock(services.db.db, ownerScopeOf(node), async (tx) => {
+      await checkNodeReferences(tx, actor, node, refs);
       await checkNodeCycle(tx, node);
       return insertPipelineNode(tx, { ...node, config: input.config });
     });

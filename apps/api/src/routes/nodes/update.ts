@@ -1,5 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import { lockPipelineNode, updatePipelineNode, withGraphWriteLock } from "@hookflow/db";
+import { ownerScopeOf } from "@hookflow/domain";
 import {
   FAMILIES,
   type FamilyKey,
@@ -31,8 +32,8 @@ export function registerUpdateNode(app: ApiApp, services: ApiServices, key: Fami
     description:
       "Only the fields given change; lists (inputNodes, filters, routes, ...) are replaced " +
       "whole. The merged record is validated as a create would be. References the update adds " +
-      "must exist and be visible, and must not close a cycle (400 naming it). Needs " +
-      "canvas:write.",
+      "must exist, be visible and belong to the node's own owner, and must not close a cycle " +
+      "(400 naming it). Needs canvas:write.",
     security: BEARER,
     middleware: [scopeGuard("canvas:write")] as const,
     request: {
@@ -52,8 +53,8 @@ export function registerUpdateNode(app: ApiApp, services: ApiServices, key: Fami
     const actor = c.get("actor");
     const { id } = c.req.valid("param");
     const body = c.req.valid("json");
-    await loadVisibleNode(services, actor, key, id);
-    const row = await withGraphWriteLock(services.db.db, async (tx) => {
+    const visible = await loadVisibleNode(services, actor, key, id);
+    const row = await withGraphWriteLock(services.db.db, ownerScopeOf(visible), async (tx) => {
       const locked = await lockPipelineNode(tx, id);
       if (!locked || locked.family !== key) throw nodeGone(key);
       const current = toPipelineNode(locked);
@@ -65,7 +66,7 @@ export function registerUpdateNode(app: ApiApp, services: ApiServices, key: Fami
       const now = services.now();
       const next: PipelineNode = { ...current, ...input, updatedAt: now };
       if (added.length > 0) {
-        await checkNodeReferences(tx, actor, id, added);
+        await checkNodeReferences(tx, actor, current, added);
         await checkNodeCycle(tx, next);
       }
       const updated = await updatePipelineNode(tx, id, {
