@@ -11,10 +11,11 @@ import {
 import { ownershipOf } from "../../auth/access.js";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
+import { checkForwardLimits } from "./check-forward-limits.js";
 import { checkNodeCycle } from "./check-node-cycle.js";
 import { checkNodeReferences, referencesOf } from "./check-node-references.js";
 import { createBodySchema, familyDocs, responseSchema } from "./family-docs.js";
-import { publishGraphChanged, toPipelineNode } from "./node-records.js";
+import { forwardLimitsOf, publishGraphChanged, toPipelineNode } from "./node-records.js";
 import { BEARER, errorResponses, scopeGuard } from "./resource-route-kit.js";
 
 export function registerCreateNode(app: ApiApp, services: ApiServices, key: FamilyKey): void {
@@ -28,8 +29,11 @@ export function registerCreateNode(app: ApiApp, services: ApiServices, key: Fami
       "name is required; fields with a default may be omitted. Every inputNodes entry and " +
       "output reference must name an existing webhook or node the caller can see, of the " +
       "node's own owner (the organization acted for, or the caller's personal space), and the " +
-      "node must not close a cycle (400 naming it). Unknown fields are ignored. Needs " +
-      "canvas:write.",
+      "node must not close a cycle (400 naming it). One event may not spread through forwards " +
+      "(router routes, rate-limiter output webhooks) to more than GRAPH_MAX_DESCENDANTS " +
+      "(default 100) events, nor nest forwards deeper than GRAPH_MAX_FORWARD_DEPTH (default 5): " +
+      "400 naming the limit when the node's own forwards break it, 409 when the node connects " +
+      "existing nodes that do. Unknown fields are ignored. Needs canvas:write.",
     security: BEARER,
     middleware: [scopeGuard("canvas:write")] as const,
     request: {
@@ -40,7 +44,7 @@ export function registerCreateNode(app: ApiApp, services: ApiServices, key: Fami
         description: `The new ${docs.label}`,
         content: { "application/json": { schema: responseSchema(key) } },
       },
-      ...errorResponses(docs.label, 400, 401, 403),
+      ...errorResponses(docs.label, 400, 401, 403, 409),
     },
   });
 
@@ -60,6 +64,7 @@ export function registerCreateNode(app: ApiApp, services: ApiServices, key: Fami
     const row = await withGraphWriteLock(services.db.db, ownerScopeOf(node), async (tx) => {
       await checkNodeReferences(tx, actor, node, refs);
       await checkNodeCycle(tx, node);
+      if (refs.length > 0) await checkForwardLimits(tx, node, forwardLimitsOf(services));
       return insertPipelineNode(tx, { ...node, config: input.config });
     });
     await publishGraphChanged(services, [row.id]);

@@ -10,10 +10,12 @@ import {
 } from "@hookflow/pipeline";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
+import { checkForwardLimits } from "./check-forward-limits.js";
 import { checkNodeCycle } from "./check-node-cycle.js";
 import { addedReferences, checkNodeReferences, referencesOf } from "./check-node-references.js";
 import { familyDocs, patchBodySchema, responseSchema } from "./family-docs.js";
 import {
+  forwardLimitsOf,
   inputOfNode,
   loadVisibleNode,
   nodeGone,
@@ -33,7 +35,9 @@ export function registerUpdateNode(app: ApiApp, services: ApiServices, key: Fami
       "Only the fields given change; lists (inputNodes, filters, routes, ...) are replaced " +
       "whole. The merged record is validated as a create would be. References the update adds " +
       "must exist, be visible and belong to the node's own owner, and must not close a cycle " +
-      "(400 naming it). Needs canvas:write.",
+      "(400 naming it) nor break a forwarding limit (GRAPH_MAX_DESCENDANTS, " +
+      "GRAPH_MAX_FORWARD_DEPTH: 400 when the node's own forwards break it, 409 when the nodes " +
+      "it connects do). Needs canvas:write.",
     security: BEARER,
     middleware: [scopeGuard("canvas:write")] as const,
     request: {
@@ -45,7 +49,7 @@ export function registerUpdateNode(app: ApiApp, services: ApiServices, key: Fami
         description: `The updated ${docs.label}`,
         content: { "application/json": { schema: responseSchema(key) } },
       },
-      ...errorResponses(docs.label, 400, 401, 403, 404),
+      ...errorResponses(docs.label, 400, 401, 403, 404, 409),
     },
   });
 
@@ -68,6 +72,7 @@ export function registerUpdateNode(app: ApiApp, services: ApiServices, key: Fami
       if (added.length > 0) {
         await checkNodeReferences(tx, actor, current, added);
         await checkNodeCycle(tx, next);
+        await checkForwardLimits(tx, next, forwardLimitsOf(services));
       }
       const updated = await updatePipelineNode(tx, id, {
         name: input.name,
