@@ -22,9 +22,10 @@ const route = createRoute({
   description:
     "Stores the canvas layout (nodes in the spec's canvas node form, edges between them) and " +
     "freezes the graph it shows: the webhooks and nodes named by the nodes' data.webhookId and " +
-    "data.nodeId, and everything downstream of them, as they are now. Each named record must " +
-    "exist and be visible (400 naming the field); edges must join canvas nodes. Time travel " +
-    "replays events through the frozen graph. Needs canvas:write.",
+    "data.nodeId, and everything downstream of them, as they are now. name is required (400 " +
+    "without it). Each named record must exist and be visible (400 naming the field); edges " +
+    "must join canvas nodes. Time travel replays events through the frozen graph. Needs " +
+    "canvas:write.",
   security: BEARER,
   middleware: [scopeGuard("canvas:write")] as const,
   request: {
@@ -53,7 +54,7 @@ export function registerCreateCanvasSnapshot(app: ApiApp, services: ApiServices)
       insertCanvasSnapshot(tx, {
         id: newId("canvasSnapshot", now.getTime()),
         ...ownershipOf(actor),
-        name: input.name ?? `Snapshot ${now.toISOString()}`,
+        name: input.name,
         nodes: input.nodes,
         edges: input.edges,
         graph: await freezeCanvas(tx, services.db, actor, input.nodes, now),
