@@ -118,6 +118,8 @@ describe("canvas snapshots api", () => {
           targetUrl: "http://127.0.0.1:9/hook",
           isActive: true,
           payloadFilters: [{ field: "type", operator: "exists" }],
+          ownerId: alice.userId,
+          organizationId: null,
         },
       ]);
       const frozen = snap.graph.nodes.map((n: Body) => n.id).sort();

@@ -11,7 +11,7 @@ import {
   CanvasSnapshotResponse,
   SNAPSHOT_PATH,
   SNAPSHOTS_TAG,
-  toSnapshotResponse,
+  snapshotResponseFor,
 } from "./snapshot-records.js";
 
 const route = createRoute({
@@ -24,8 +24,9 @@ const route = createRoute({
     "freezes the graph it shows: the webhooks and nodes named by the nodes' data.webhookId and " +
     "data.nodeId, and everything downstream of them, as they are now. name is required (400 " +
     "without it). Each named record must exist and be visible (400 naming the field); edges " +
-    "must join canvas nodes. Time travel replays events through the frozen graph. Needs " +
-    "canvas:write.",
+    "must join canvas nodes. A record of the graph the caller cannot read is frozen as a " +
+    "placeholder (its id; a node's family), and every read shows only what its reader may " +
+    "read. Time travel replays events through the frozen graph. Needs canvas:write.",
   security: BEARER,
   middleware: [scopeGuard("canvas:write")] as const,
   request: {
@@ -62,6 +63,6 @@ export function registerCreateCanvasSnapshot(app: ApiApp, services: ApiServices)
         updatedAt: now,
       }),
     );
-    return c.json(toSnapshotResponse(row), 201);
+    return c.json(await snapshotResponseFor(services, actor, row), 201);
   });
 }

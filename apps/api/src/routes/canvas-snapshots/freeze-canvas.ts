@@ -11,6 +11,7 @@ import { checkReferencedRecords, type RecordReference } from "../nodes/check-nod
 import { liveGraphNodes } from "../nodes/live-graph.js";
 import { toPipelineNode } from "../nodes/node-records.js";
 import { type FrozenGraph, freezeNode, freezeWebhook } from "./frozen-graph.js";
+import { readableBy, redactFrozenGraph } from "./redact-snapshot.js";
 import type { CanvasEdge, CanvasNode } from "./snapshot-input.js";
 
 /**
@@ -72,6 +73,8 @@ export function checkCanvasEdges(nodes: readonly CanvasNode[], edges: readonly C
  * edges), and every webhook that graph touches. Nodes keep creation order, the engine's
  * tie-break. `tx` takes the graph write lock of every owner scope named, so no graph write
  * there interleaves with the reads (a webhook's graph holds records of its own scope only).
+ * What the caller may not read (a forward target of another owner, say) is frozen as a
+ * placeholder.
  */
 export async function freezeCanvas(
   tx: DbExecutor,
@@ -107,10 +110,11 @@ export async function freezeCanvas(
   const webhooks = (await findGraphWebhooks(tx, [...rank.keys()])).sort(
     (a, b) => (rank.get(a.id) ?? 0) - (rank.get(b.id) ?? 0),
   );
-  return {
+  const frozen: FrozenGraph = {
     version: 1,
     frozenAt: now.toISOString(),
     webhooks: webhooks.map(freezeWebhook),
     nodes: ordered.map(freezeNode),
   };
+  return redactFrozenGraph(frozen, readableBy(actor));
 }
