@@ -80,7 +80,8 @@ export async function checkForwardLimits(
   const reachBefore = measure(stored);
   const reachAfter = measure(after);
   let breach: Breach | undefined;
-  for (const webhookId of ids) {
+  // Events enter through the scope's own webhooks only: a graph never runs another scope's.
+  for (const webhookId of ids.filter((id) => inScope.has(id))) {
     const limit = LIMITS.find((l) =>
       worse(reachAfter(webhookId), reachBefore(webhookId), l, limits),
     );
