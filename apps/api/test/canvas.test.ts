@@ -118,6 +118,8 @@ describe("canvas snapshots api", () => {
           targetUrl: "http://127.0.0.1:9/hook",
           isActive: true,
           payloadFilters: [{ field: "type", operator: "exists" }],
+          ownerId: alice.userId,
+          organizationId: null,
         },
       ]);
       const frozen = snap.graph.nodes.map((n: Body) => n.id).sort();
@@ -134,10 +136,15 @@ describe("canvas snapshots api", () => {
       expect(snap.graph.nodes.map((n: Body) => n.id)).not.toContain(unrelated.id);
     });
 
-    it("names a snapshot saved without a name after the time", async () => {
+    it("rejects a snapshot without a name, naming the field, as every family does", async () => {
       const { name: _, ...rest } = canvas();
-      const snap = await save(rest);
-      expect(snap.name).toMatch(/^Snapshot \d{4}-\d\d-\d\dT/);
+      const res = await api.call("POST", "/api/canvas-snapshots", {
+        token: alice.token,
+        body: rest,
+      });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ statusCode: 400, error: "Bad Request" });
+      expect(res.body.message).toMatch(/^name: /);
     });
 
     it("keeps the frozen graph when the live nodes change, until nodes are saved again", async () => {
@@ -147,6 +154,7 @@ describe("canvas snapshots api", () => {
         inputNodes: [webhookInput(otherHook)],
       });
       const snap = await save({
+        name: "v1 flow",
         nodes: [webhookNode(otherHook), recordNode("filter-node", node.id)],
         edges: [],
       });
@@ -301,7 +309,7 @@ describe("canvas snapshots api", () => {
     ])("rejects %s with a 400 naming it", async (_, body, message) => {
       const res = await api.call("POST", "/api/canvas-snapshots", {
         token: alice.token,
-        body: body(),
+        body: { name: "bad", ...body() },
       });
       expect(res.status).toBe(400);
       expect(res.body.message).toContain(message());
@@ -376,7 +384,7 @@ describe("canvas snapshots api", () => {
       };
       const res = await api.call(method, "/api/canvas-snapshots", {
         token: tokens[who],
-        body: method === "POST" ? { nodes: [], edges: [] } : undefined,
+        body: method === "POST" ? { name: "empty", nodes: [], edges: [] } : undefined,
       });
       expect(res.status).toBe(status);
     });

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { events, webhooks } from "@hookflow/db";
-import { newId } from "@hookflow/domain";
+import { events, pipelineNodes, webhooks } from "@hookflow/db";
+import { newId, newPrefixedId } from "@hookflow/domain";
+import { FAMILIES, type FamilyConfig, type FamilyKey } from "@hookflow/pipeline";
 import { Redis } from "ioredis";
 import type { ApiHarness } from "./harness.js";
 
@@ -39,6 +40,34 @@ export async function insertEventRow(
     body: JSON.stringify(payload),
     headers: { "content-type": "application/json" },
     ...values,
+  });
+  return id;
+}
+
+/**
+ * Stores a node straight in the table (family defaults applied, config validated), bypassing the
+ * API's write checks: data as an older version could have stored it.
+ */
+export async function insertNodeRow<F extends FamilyKey>(
+  db: Db,
+  owner: { ownerId: string; organizationId?: string | null },
+  family: F,
+  config: Partial<FamilyConfig<F>>,
+  inputNodes: Array<{ nodeType: string; nodeId: string }> = [],
+): Promise<string> {
+  const definition = FAMILIES[family];
+  const id = newPrefixedId(definition.idPrefix);
+  await db.insert(pipelineNodes).values({
+    id,
+    family,
+    ownerId: owner.ownerId,
+    organizationId: owner.organizationId ?? null,
+    name: `legacy ${family}`,
+    config: definition.config.parse({ ...definition.defaults, ...config }) as Record<
+      string,
+      unknown
+    >,
+    inputNodes,
   });
   return id;
 }

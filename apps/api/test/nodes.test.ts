@@ -174,6 +174,8 @@ describe("node family api", () => {
   let outHook: string;
   let bobHook: string;
   let orgHook: string;
+  /** Where the organization's routers forward to: a webhook of the organization too. */
+  let orgOutHook: string;
   let readKey: string;
   let noCanvasKey: string;
 
@@ -191,6 +193,7 @@ describe("node family api", () => {
     outHook = await insertWebhookRow(db, alice.userId);
     bobHook = await insertWebhookRow(db, bob.userId);
     orgHook = await insertWebhookRow(db, alice.userId, { organizationId: orgId });
+    orgOutHook = await insertWebhookRow(db, alice.userId, { organizationId: orgId });
     readKey = (await createApiKeyFor(db, alice.userId, { scopes: ["canvas:read"] })).key;
     noCanvasKey = (
       await createApiKeyFor(db, alice.userId, { scopes: ["webhooks:read", "webhooks:write"] })
@@ -316,9 +319,14 @@ describe("node family api", () => {
       for (const name of ["one", "two", "three"]) {
         ids.push((await createNode(api, dave.token, family.path, body(name))).id);
       }
-      const orgNode = await createNode(api, dave.token, family.path, body("org"), {
-        "x-organization-id": org,
-      });
+      const orgHook = await insertWebhookRow(db, dave.userId, { organizationId: org });
+      const orgNode = await createNode(
+        api,
+        dave.token,
+        family.path,
+        { name: "org", ...family.minimal(orgHook) },
+        { "x-organization-id": org },
+      );
       const erinHook = await insertWebhookRow(db, erin.userId);
       await createNode(api, erin.token, family.path, { name: "x", ...family.minimal(erinHook) });
 
@@ -473,7 +481,11 @@ describe("node family api", () => {
 
     it("shares an organization's node with its members and only them", async () => {
       const node = await create(
-        { ...minimal(), inputNodes: [webhookInput(orgHook)] },
+        {
+          name: `an org ${family.path}`,
+          ...family.minimal(orgOutHook),
+          inputNodes: [webhookInput(orgHook)],
+        },
         alice.token,
         { "x-organization-id": orgId },
       );

@@ -312,7 +312,7 @@ describe("POST /api/events/:id/time-travel", () => {
       bobEvent = await insertEventRow(api.services.db.db, bobHook, { type: "order" });
       const res = await api.call("POST", "/api/canvas-snapshots", {
         token: bob.token,
-        body: { nodes: [webhookNode(bobHook)], edges: [] },
+        body: { name: "bob's flow", nodes: [webhookNode(bobHook)], edges: [] },
       });
       bobSnapshot = res.body;
     });

@@ -45,6 +45,8 @@ export const RawEnv = z.object({
   DELIVERY_TIMEOUT_MS: int(10_000, 100),
   WORKER_CONCURRENCY: int(200, 1),
   INGRESS_RATE_LIMIT_PER_SECOND: int(0, 0),
+  GRAPH_MAX_DESCENDANTS: z.coerce.number().int().min(0).max(1_000_000).default(100),
+  GRAPH_MAX_FORWARD_DEPTH: z.coerce.number().int().min(0).max(100).default(5),
   SMTP_URL: unsetWhenEmpty(
     z
       .string()

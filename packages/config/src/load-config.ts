@@ -24,6 +24,10 @@ export interface HookflowConfig {
   deliveryTimeoutMs: number;
   workerConcurrency: number;
   ingressRateLimitPerSecond: number;
+  /** Events that may descend through forwards from one ingress event (its forwarding budget). */
+  graphMaxDescendants: number;
+  /** Forwards between an ingress event and its deepest descendant. */
+  graphMaxForwardDepth: number;
   /** The operator's SMTP server; null keeps mail in the local outbox. */
   smtpUrl: string | null;
   /** From header of the mail Hookflow sends. */
@@ -124,6 +128,8 @@ export function loadConfig(env: Record<string, string | undefined>): HookflowCon
     deliveryTimeoutMs: raw.DELIVERY_TIMEOUT_MS,
     workerConcurrency: raw.WORKER_CONCURRENCY,
     ingressRateLimitPerSecond: raw.INGRESS_RATE_LIMIT_PER_SECOND,
+    graphMaxDescendants: raw.GRAPH_MAX_DESCENDANTS,
+    graphMaxForwardDepth: raw.GRAPH_MAX_FORWARD_DEPTH,
     smtpUrl: raw.SMTP_URL ?? null,
     mailFrom: raw.MAIL_FROM ?? `Hookflow <hookflow@${new URL(publicBaseUrl).hostname}>`,
     mailMaxRecipients: raw.MAIL_MAX_RECIPIENTS,

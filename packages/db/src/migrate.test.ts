@@ -212,4 +212,89 @@ describe("migrateDatabase", () => {
       await dropDatabase(url);
     }
   });
+
+  it("0008 moves nodes that ran in an organization webhook's graph into that organization", async () => {
+    const url = freshUrl();
+    const before = migrationsUpTo(7);
+    try {
+      await migrateDatabase({ url, migrationsFolder: before });
+      const sql = postgres(url, { max: 1, onnotice: () => {} });
+      try {
+        await sql`insert into users (id, email, password_hash) values
+          ('usr_m', 'm@example.test', 'x'), ('usr_c', 'c@example.test', 'x')`;
+        await sql`insert into organizations (id, name, created_by) values
+          ('org_1', 'one', 'usr_m'), ('org_2', 'two', 'usr_m')`;
+        const hook = (id: string, org: string | null, at: string) => sql`
+          insert into webhooks (id, owner_id, organization_id, name, target_url, ingress_token,
+            signing_secret, created_at)
+          values (${id}, 'usr_m', ${org}, ${id}, 'http://127.0.0.1:9/', ${`tok_${id}`},
+            'whsec_x', ${at})`;
+        await hook("wh_org1", "org_1", "2030-01-01T00:00:00Z");
+        await hook("wh_org2", "org_2", "2030-01-02T00:00:00Z");
+        await hook("wh_mine", null, "2030-01-03T00:00:00Z");
+        const node = (
+          id: string,
+          family: string,
+          owner: string,
+          org: string | null,
+          inputs: string[],
+          config: Record<string, unknown> = {},
+        ) => sql`
+          insert into pipeline_nodes (id, family, owner_id, organization_id, name, config,
+            input_nodes)
+          values (${id}, ${family}, ${owner}, ${org}, ${id}, ${sql.json(config as never)},
+            ${sql.json(inputs.map((nodeId) => ({ nodeType: "any", nodeId })) as never)})`;
+        // The creator's personal router on the org webhook, forwarding to their own webhook, and
+        // a personal transform it feeds through a limiter's output transforms: both ran there.
+        await node("rtr_p", "router", "usr_m", null, ["wh_org1"], {
+          routes: [{ field: "a", operator: "exists", outputWebhookId: "wh_mine" }],
+        });
+        await node("rln_p", "rateLimiter", "usr_m", null, ["rtr_p"], {
+          outputTransformIds: ["trn_p"],
+          outputWebhookIds: [],
+        });
+        await node("trn_p", "transform", "usr_m", null, []);
+        // On two organizations' webhooks: the older webhook's organization takes it.
+        await node("fltn_both", "filter", "usr_m", null, ["wh_org2", "wh_org1"]);
+        // Already in one of the organizations whose graph it ran in: stays.
+        await node("fltn_org2", "filter", "usr_m", "org_2", ["wh_org1", "wh_org2"]);
+        // The creator's node of another organization that ran in org_1's graph: moves.
+        await node("fltn_cross", "filter", "usr_m", "org_2", ["wh_org1"]);
+        // Only on a personal webhook: stays personal.
+        await node("fltn_mine", "filter", "usr_m", null, ["wh_mine"]);
+        // Another member's personal node never joined the graph (not the webhook's creator).
+        await node("fltn_other", "filter", "usr_c", null, ["wh_org1"]);
+        await sql.end();
+
+        await migrateDatabase({ url });
+        const after = postgres(url, { max: 1, onnotice: () => {} });
+        try {
+          const rows = await after<{ id: string; organization_id: string | null }[]>`
+            select id, organization_id from pipeline_nodes order by id`;
+          expect(Object.fromEntries(rows.map((r) => [r.id, r.organization_id]))).toEqual({
+            fltn_both: "org_1",
+            fltn_cross: "org_1",
+            fltn_mine: null,
+            fltn_org2: "org_2",
+            fltn_other: null,
+            rln_p: "org_1",
+            rtr_p: "org_1",
+            trn_p: "org_1",
+          });
+          const columns = await after<{ column_name: string }[]>`
+            select column_name from information_schema.columns
+            where table_name = 'events' and column_name in ('root_event_id', 'forward_depth')
+            order by 1`;
+          expect(columns.map((c) => c.column_name)).toEqual(["forward_depth", "root_event_id"]);
+        } finally {
+          await after.end();
+        }
+      } finally {
+        await sql.end().catch(() => undefined);
+      }
+    } finally {
+      rmSync(before, { recursive: true, force: true });
+      await dropDatabase(url);
+    }
+  });
 });

@@ -1,6 +1,7 @@
 export * from "./delivery/index.js";
 export * from "./errors.js";
 export * from "./hash-token.js";
+export * from "./identity/owner-scope.js";
 export * from "./identity/password.js";
 export * from "./ids.js";
 export * from "./signing/index.js";

@@ -6,8 +6,8 @@ export type StepStatus = (typeof STEP_STATUSES)[number];
 
 /**
  * One step of an event's pipeline (the spec's Stream step payload). `nodeType` is a canonical
- * node type (`filter`, `transform`, ...), `webhook` for payload filters and `delivery` for an
- * attempt at a target.
+ * node type (`filter`, `transform`, ...), `webhook` for payload filters, `delivery` for an
+ * attempt at a target and `forward` for a forward the worker blocked (`nodeId`: its webhook).
  */
 export const PipelineStep = z.object({
   eventId: z.string(),

@@ -90,6 +90,7 @@ export function buildApplyWrite(
     eventType: ctx.eventType,
     body: child.body ?? ctx.rawBody,
     pipelineState: SKIP_GRAPH_STATE,
+    forward: false,
   }));
   const forwards = plan.forwards.map((forward) => ({
     id: newId("event"),
@@ -97,6 +98,7 @@ export function buildApplyWrite(
     eventType: ctx.eventType,
     body: forward.body ?? ctx.rawBody,
     pipelineState: null,
+    forward: true,
   }));
   return {
     parks,

@@ -19,6 +19,7 @@ import type { DeliveryOutcome } from "../delivery/outcome.js";
 import type { WorkerServices } from "../services.js";
 import { afterApply } from "./after-apply.js";
 import { type BuiltWrite, buildApplyWrite, type StoredParkState } from "./build-apply-write.js";
+import { gateForwards } from "./gate-forwards.js";
 import { parsePayload } from "./run-fresh-pipeline.js";
 
 const PARK_KINDS: readonly ParkKind[] = ["delay", "rateLimiter", "approval", "merge"];
@@ -99,7 +100,7 @@ export async function processResume(
   }
 
   const stored = park.state as unknown as StoredParkState;
-  const result = await runPipeline(
+  const ran = await runPipeline(
     {
       eventId: event.id,
       webhookId: webhook.id,
@@ -117,6 +118,11 @@ export async function processResume(
       },
     },
     services.pipeline.portsFor(event.id),
+  );
+  const result = await gateForwards(
+    services,
+    { eventId: event.id, runId: park.runId ?? event.id, webhook, nodes: graph.graph.nodes },
+    ran,
   );
   const expired = result.mergesSettled.some((m) => m.result === "expired");
   const captured: { plan?: ApplyPlan; built?: BuiltWrite } = {};

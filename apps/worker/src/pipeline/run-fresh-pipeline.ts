@@ -10,6 +10,7 @@ import { planApply, type RunResult, runPipeline } from "@hookflow/pipeline";
 import type { WorkerServices } from "../services.js";
 import { afterApply } from "./after-apply.js";
 import { buildApplyWrite } from "./build-apply-write.js";
+import { gateForwards } from "./gate-forwards.js";
 import type { WebhookGraph } from "./graph-cache.js";
 
 /**
@@ -95,7 +96,7 @@ export async function runFreshPipeline(
     if (claimed === undefined) return { kind: "done", outcome: "settled" };
     runId = claimed;
   }
-  const result = graph.broken
+  const ran = graph.broken
     ? brokenGraph(webhook.id, graph.broken)
     : await runPipeline(
         {
@@ -114,6 +115,11 @@ export async function runFreshPipeline(
         },
         pipeline.portsFor(event.id),
       );
+  const result = await gateForwards(
+    services,
+    { eventId: event.id, runId: runId ?? event.id, webhook, nodes: graph.graph.nodes },
+    ran,
+  );
   const now = services.now();
   const plan = planApply({
     state: null,

@@ -25,6 +25,10 @@ export async function createNode<F extends FamilyKey>(
   config: Partial<FamilyConfig<F>>,
   inputNodes: InputNode[],
   name = `${family} node`,
+  owner: { ownerId: string; organizationId: string | null } = {
+    ownerId: h.ownerId,
+    organizationId: null,
+  },
 ): Promise<PipelineNode<F>> {
   const definition = FAMILIES[family];
   const parsed = definition.config.parse({ ...definition.defaults, ...config }) as FamilyConfig<F>;
@@ -33,8 +37,7 @@ export async function createNode<F extends FamilyKey>(
   await h.database.db.insert(pipelineNodes).values({
     id,
     family,
-    ownerId: h.ownerId,
-    organizationId: null,
+    ...owner,
     name,
     config: parsed as Record<string, unknown>,
     inputNodes,
@@ -49,8 +52,7 @@ export async function createNode<F extends FamilyKey>(
     id,
     family,
     name,
-    ownerId: h.ownerId,
-    organizationId: null,
+    ...owner,
     inputNodes,
     config: parsed,
     createdAt: now,

@@ -33,6 +33,14 @@ export const events = pgTable(
     delayed: boolean("delayed").notNull().default(false),
     dedupKey: text("dedup_key"),
     parentEventId: text("parent_event_id"),
+    /**
+     * The ingress event this one descends from through forwards (router routes, rate-limiter
+     * outputs; later chains and flow links), null for an event that came in itself. Its forwarding
+     * budget (`forward_claims`) is shared by every descendant.
+     */
+    rootEventId: text("root_event_id"),
+    /** Forwards between the root and this event: 0 for an event that came in itself. */
+    forwardDepth: integer("forward_depth").notNull().default(0),
     chainStep: integer("chain_step"),
     /**
      * Which target the current delivery run is on (`primary`, then `fallback` once the primary's

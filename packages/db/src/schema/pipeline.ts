@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { index, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 import { events } from "./events.js";
 import { organizations, users } from "./identity.js";
 import { webhooks } from "./webhooks.js";
@@ -150,4 +150,21 @@ export const mailOutbox = pgTable(
     sentAt: timestamp("sent_at", { withTimezone: true }),
   },
   (t) => [index("mail_outbox_source_idx").on(t.sourceType, t.sourceId, t.createdAt)],
+);
+
+/**
+ * The forwards granted to the descendants of one root event (its forwarding budget): one row per
+ * forward, keyed by what identifies it in its run (event, run, path, node, target), so a retried
+ * job claims the same forward again without spending more. The rows go with the root event.
+ */
+export const forwardClaims = pgTable(
+  "forward_claims",
+  {
+    rootEventId: text("root_event_id")
+      .notNull()
+      .references(() => events.id, { onDelete: "cascade" }),
+    claimKey: text("claim_key").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.rootEventId, t.claimKey] })],
 );

@@ -1,2 +1,3 @@
 export * from "./build-graph.js";
+export * from "./forward-reach.js";
 export * from "./graph-order.js";

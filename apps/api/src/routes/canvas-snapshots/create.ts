@@ -11,7 +11,7 @@ import {
   CanvasSnapshotResponse,
   SNAPSHOT_PATH,
   SNAPSHOTS_TAG,
-  toSnapshotResponse,
+  snapshotResponseFor,
 } from "./snapshot-records.js";
 
 const route = createRoute({
@@ -22,9 +22,11 @@ const route = createRoute({
   description:
     "Stores the canvas layout (nodes in the spec's canvas node form, edges between them) and " +
     "freezes the graph it shows: the webhooks and nodes named by the nodes' data.webhookId and " +
-    "data.nodeId, and everything downstream of them, as they are now. Each named record must " +
-    "exist and be visible (400 naming the field); edges must join canvas nodes. Time travel " +
-    "replays events through the frozen graph. Needs canvas:write.",
+    "data.nodeId, and everything downstream of them, as they are now. name is required (400 " +
+    "without it). Each named record must exist and be visible (400 naming the field); edges " +
+    "must join canvas nodes. A record of the graph the caller cannot read is frozen as a " +
+    "placeholder (its id; a node's family), and every read shows only what its reader may " +
+    "read. Time travel replays events through the frozen graph. Needs canvas:write.",
   security: BEARER,
   middleware: [scopeGuard("canvas:write")] as const,
   request: {
@@ -48,11 +50,12 @@ export function registerCreateCanvasSnapshot(app: ApiApp, services: ApiServices)
     const input = c.req.valid("json");
     checkCanvasEdges(input.nodes, input.edges);
     const now = services.now();
-    const row = await withGraphWriteLock(services.db.db, async (tx) =>
+    // The freeze locks the scopes of the records it reads (see freezeCanvas).
+    const row = await withGraphWriteLock(services.db.db, [], async (tx) =>
       insertCanvasSnapshot(tx, {
         id: newId("canvasSnapshot", now.getTime()),
         ...ownershipOf(actor),
-        name: input.name ?? `Snapshot ${now.toISOString()}`,
+        name: input.name,
         nodes: input.nodes,
         edges: input.edges,
         graph: await freezeCanvas(tx, services.db, actor, input.nodes, now),
@@ -60,6 +63,6 @@ export function registerCreateCanvasSnapshot(app: ApiApp, services: ApiServices)
         updatedAt: now,
       }),
     );
-    return c.json(toSnapshotResponse(row), 201);
+    return c.json(await snapshotResponseFor(services, actor, row), 201);
   });
 }

@@ -1,5 +1,5 @@
-import { type DbExecutor, type DbHandle, findGraphWebhooks } from "@hookflow/db";
-import { ValidationError } from "@hookflow/domain";
+import { type DbExecutor, type DbHandle, findGraphWebhooks, lockGraphScopes } from "@hookflow/db";
+import { ownerScopeOf, ValidationError } from "@hookflow/domain";
 import {
   buildGraph,
   canonicalNodeType,
@@ -11,6 +11,7 @@ import { checkReferencedRecords, type RecordReference } from "../nodes/check-nod
 import { liveGraphNodes } from "../nodes/live-graph.js";
 import { toPipelineNode } from "../nodes/node-records.js";
 import { type FrozenGraph, freezeNode, freezeWebhook } from "./frozen-graph.js";
+import { readableBy, redactFrozenGraph } from "./redact-snapshot.js";
 import type { CanvasEdge, CanvasNode } from "./snapshot-input.js";
 
 /**
@@ -68,9 +69,12 @@ export function checkCanvasEdges(nodes: readonly CanvasNode[], edges: readonly C
 /**
  * Checks the records the canvas names (each must exist and be visible to the caller, else 400
  * naming the field) and freezes the graph it shows, as it is now: the named nodes, the graph of
- * each named webhook as the worker reads it (nodes its owner can see, reachable along flow
+ * each named webhook as the worker reads it (nodes of its owner scope, reachable along flow
  * edges), and every webhook that graph touches. Nodes keep creation order, the engine's
- * tie-break. `tx` holds the graph write lock, so no graph write interleaves with the reads.
+ * tie-break. `tx` takes the graph write lock of every owner scope named, so no graph write
+ * there interleaves with the reads (a webhook's graph holds records of its own scope only).
+ * What the caller may not read (a forward target of another owner, say) is frozen as a
+ * placeholder.
  */
 export async function freezeCanvas(
   tx: DbExecutor,
@@ -80,13 +84,17 @@ export async function freezeCanvas(
   now: Date,
 ): Promise<FrozenGraph> {
   const named = namedRecords(canvas);
-  const namedNodes = await checkReferencedRecords(tx, actor, null, [
+  const records = await checkReferencedRecords(tx, actor, null, [
     ...named.webhooks,
     ...named.nodes,
   ]);
+  await lockGraphScopes(
+    tx,
+    [...records.webhooks.values(), ...records.nodes.values()].map(ownerScopeOf),
+  );
 
   const nodes = new Map<string, PipelineNode>(
-    [...namedNodes.values()].map((row) => [row.id, toPipelineNode(row)]),
+    [...records.nodes.values()].map((row) => [row.id, toPipelineNode(row)]),
   );
   const webhookIds = [...new Set(named.webhooks.map((ref) => ref.id))];
   for (const webhookId of webhookIds) {
@@ -102,10 +110,11 @@ export async function freezeCanvas(
   const webhooks = (await findGraphWebhooks(tx, [...rank.keys()])).sort(
     (a, b) => (rank.get(a.id) ?? 0) - (rank.get(b.id) ?? 0),
   );
-  return {
+  const frozen: FrozenGraph = {
     version: 1,
     frozenAt: now.toISOString(),
     webhooks: webhooks.map(freezeWebhook),
     nodes: ordered.map(freezeNode),
   };
+  return redactFrozenGraph(frozen, readableBy(actor));
 }

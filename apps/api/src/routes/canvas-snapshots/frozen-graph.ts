@@ -15,7 +15,9 @@ import {
  * The graph a canvas showed when it was saved: the webhooks and node records it referenced and
  * everything downstream of them, copied as they were. Time travel runs events through this copy,
  * so later edits of the live nodes do not change what a snapshot answers. Webhooks keep only what
- * a dry run needs (never a secret).
+ * a dry run needs (never a secret), and their owner columns (absent in snapshots frozen before
+ * they were kept). A record its viewer may not read is shown as a placeholder (`hidden`): its id
+ * and, for a node, its family, nothing else.
  */
 export const FrozenWebhook = z.object({
   id: z.string(),
@@ -25,8 +27,24 @@ export const FrozenWebhook = z.object({
   payloadFilters: z.array(
     z.object({ field: z.string(), operator: z.string(), value: z.string().optional() }),
   ),
+  ownerId: z.string().optional(),
+  organizationId: z.string().nullable().optional(),
 });
 export type FrozenWebhook = z.infer<typeof FrozenWebhook>;
+
+export const HiddenWebhook = z
+  .object({ id: z.string(), hidden: z.literal(true) })
+  .openapi("HiddenFrozenWebhook", {
+    description: "A webhook of the frozen graph the viewer may not read: only its id",
+  });
+export type HiddenWebhook = z.infer<typeof HiddenWebhook>;
+
+export const HiddenNode = z
+  .object({ id: z.string(), family: z.string(), hidden: z.literal(true) })
+  .openapi("HiddenFrozenNode", {
+    description: "A node of the frozen graph the viewer may not read: its id and family only",
+  });
+export type HiddenNode = z.infer<typeof HiddenNode>;
 
 export const FrozenNode = z.object({
   id: z.string(),
@@ -45,8 +63,8 @@ export const FrozenGraph = z
   .object({
     version: z.literal(1),
     frozenAt: z.string(),
-    webhooks: z.array(FrozenWebhook),
-    nodes: z.array(FrozenNode),
+    webhooks: z.array(z.union([FrozenWebhook, HiddenWebhook])),
+    nodes: z.array(z.union([FrozenNode, HiddenNode])),
   })
   .openapi("FrozenGraph");
 export type FrozenGraph = z.infer<typeof FrozenGraph>;
@@ -62,7 +80,14 @@ export function freezeWebhook(row: GraphWebhookRow): FrozenWebhook {
       operator: filter.operator,
       ...(filter.value === undefined ? {} : { value: filter.value }),
     })),
+    ownerId: row.ownerId,
+    organizationId: row.organizationId,
   };
+}
+
+/** Whether an entry of a frozen graph is a placeholder. */
+export function isHidden<T extends object>(entry: T | { hidden: true }): entry is { hidden: true } {
+  return "hidden" in entry && entry.hidden === true;
 }
 
 export function freezeNode(node: PipelineNode): FrozenNode {
@@ -103,14 +128,19 @@ export function parseFrozenGraph(value: unknown): FrozenGraph {
   return FrozenGraph.parse(value);
 }
 
-/** The engine's graph of a frozen copy, and its webhooks by id. */
+/**
+ * The engine's graph of a frozen copy, and its webhooks by id (placeholders left out: a node
+ * without its config cannot run, and a hidden webhook has nothing to show).
+ */
 export function thawGraph(frozen: FrozenGraph): {
   graph: PipelineGraph;
   webhooks: ReadonlyMap<string, FrozenWebhook>;
 } {
+  const nodes = frozen.nodes.flatMap((node) => (isHidden(node) ? [] : [thawNode(node)]));
+  const webhooks = frozen.webhooks.flatMap((webhook) => (isHidden(webhook) ? [] : [webhook]));
   return {
-    graph: buildGraph(frozen.nodes.map(thawNode)),
-    webhooks: new Map(frozen.webhooks.map((webhook) => [webhook.id, webhook])),
+    graph: buildGraph(nodes),
+    webhooks: new Map(webhooks.map((webhook) => [webhook.id, webhook])),
   };
 }
 

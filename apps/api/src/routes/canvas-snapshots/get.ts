@@ -8,7 +8,7 @@ import {
   SNAPSHOT_EXAMPLE_ID,
   SNAPSHOT_PATH,
   SNAPSHOTS_TAG,
-  toSnapshotResponse,
+  snapshotResponseFor,
 } from "./snapshot-records.js";
 
 const route = createRoute({
@@ -16,7 +16,10 @@ const route = createRoute({
   path: `${SNAPSHOT_PATH}/{id}`,
   tags: [SNAPSHOTS_TAG],
   summary: "Get a canvas snapshot",
-  description: "The layout and the frozen graph. Needs canvas:read.",
+  description:
+    "The layout and the frozen graph, as the caller may see them now: records the caller " +
+    "cannot read are placeholders without config, name, target URL or filters, and canvas " +
+    "nodes showing them keep only the id they name. Needs canvas:read.",
   security: BEARER,
   middleware: [scopeGuard("canvas:read")] as const,
   request: { params: idParams(SNAPSHOT_EXAMPLE_ID) },
@@ -31,7 +34,8 @@ const route = createRoute({
 
 export function registerGetCanvasSnapshot(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
-    const row = await loadVisibleSnapshot(services, c.get("actor"), c.req.valid("param").id);
-    return c.json(toSnapshotResponse(row), 200);
+    const actor = c.get("actor");
+    const row = await loadVisibleSnapshot(services, actor, c.req.valid("param").id);
+    return c.json(await snapshotResponseFor(services, actor, row), 200);
   });
 }

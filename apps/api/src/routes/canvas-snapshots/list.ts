@@ -10,6 +10,7 @@ import {
   scopeGuard,
   TotalCountHeader,
 } from "../nodes/resource-route-kit.js";
+import { visibleSnapshots } from "./redact-snapshot.js";
 import {
   CanvasSnapshotResponse,
   SNAPSHOT_PATH,
@@ -23,8 +24,9 @@ const route = createRoute({
   tags: [SNAPSHOTS_TAG],
   summary: "List canvas snapshots",
   description:
-    "Snapshots of the acting context, newest first. A plain array; the total is in the " +
-    "X-Total-Count header. page defaults to 1, limit to 20 (max 100). Needs canvas:read.",
+    "Snapshots of the acting context, newest first, each as the caller may see it (records the " +
+    "caller cannot read are placeholders). A plain array; the total is in the X-Total-Count " +
+    "header. page defaults to 1, limit to 20 (max 100). Needs canvas:read.",
   security: BEARER,
   middleware: [scopeGuard("canvas:read")] as const,
   request: { query: PageQuery },
@@ -41,12 +43,14 @@ const route = createRoute({
 export function registerListCanvasSnapshots(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
     const { page, limit } = c.req.valid("query");
+    const actor = c.get("actor");
     const { rows, total } = await listCanvasSnapshotsPage(services.db.db, {
-      scope: actingScope(c.get("actor")),
+      scope: actingScope(actor),
       offset: (page - 1) * limit,
       limit,
     });
     c.header("X-Total-Count", String(total));
-    return c.json(rows.map(toSnapshotResponse), 200);
+    const visible = await visibleSnapshots(services, actor, rows);
+    return c.json(visible.map(toSnapshotResponse), 200);
   });
 }

@@ -39,7 +39,7 @@ const Edges = z.array(CanvasEdge).max(MAX_CANVAS_EDGES);
 
 export const CreateCanvasSnapshotInput = z
   .object({
-    name: SnapshotName.optional().openapi({ description: "Defaults to `Snapshot <time>`" }),
+    name: SnapshotName,
     nodes: Nodes,
     edges: Edges,
   })

@@ -3,7 +3,8 @@ import { type CanvasSnapshotRow, findCanvasSnapshotById } from "@hookflow/db";
 import { assertVisible } from "../../auth/access.js";
 import type { Actor } from "../../auth/actor.js";
 import type { ApiServices } from "../../services.js";
-import { FrozenGraph, parseFrozenGraph } from "./frozen-graph.js";
+import { FrozenGraph } from "./frozen-graph.js";
+import { type VisibleSnapshot, visibleSnapshots } from "./redact-snapshot.js";
 import { CanvasEdge, CanvasNode } from "./snapshot-input.js";
 
 export const SNAPSHOTS_TAG = "Canvas snapshots";
@@ -18,7 +19,10 @@ export const CanvasSnapshotResponse = z
     nodes: z.array(CanvasNode),
     edges: z.array(CanvasEdge),
     graph: FrozenGraph.openapi({
-      description: "The webhooks and nodes the canvas showed, frozen when nodes were last saved",
+      description:
+        "The webhooks and nodes the canvas showed, frozen when nodes were last saved. Records " +
+        "the viewer may not read (now) are placeholders: `{id, hidden: true}` (nodes also keep " +
+        "their family), without name, config, inputs, target URL or filters",
     }),
     ownerId: z.string(),
     organizationId: z.string().nullable(),
@@ -28,19 +32,31 @@ export const CanvasSnapshotResponse = z
   .openapi("CanvasSnapshot");
 export type CanvasSnapshotResponse = z.infer<typeof CanvasSnapshotResponse>;
 
-export function toSnapshotResponse(row: CanvasSnapshotRow): CanvasSnapshotResponse {
+/** The answer for a snapshot as its viewer may see it (see `visibleSnapshots`). */
+export function toSnapshotResponse(snapshot: VisibleSnapshot): CanvasSnapshotResponse {
+  const { row } = snapshot;
   return {
     id: row.id,
     _id: row.id,
     name: row.name,
-    nodes: row.nodes as CanvasNode[],
+    nodes: snapshot.nodes,
     edges: row.edges as CanvasEdge[],
-    graph: parseFrozenGraph(row.graph),
+    graph: snapshot.graph,
     ownerId: row.ownerId,
     organizationId: row.organizationId,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
+}
+
+/** One snapshot answered as `actor` may see it. */
+export async function snapshotResponseFor(
+  services: ApiServices,
+  actor: Actor,
+  row: CanvasSnapshotRow,
+): Promise<CanvasSnapshotResponse> {
+  const [visible] = await visibleSnapshots(services, actor, [row]);
+  return toSnapshotResponse(visible as VisibleSnapshot);
 }
 
 /** The snapshot if the actor may see it: 404 when absent, 403 when it is someone else's. */

@@ -12,7 +12,7 @@ import {
   SNAPSHOT_EXAMPLE_ID,
   SNAPSHOT_PATH,
   SNAPSHOTS_TAG,
-  toSnapshotResponse,
+  snapshotResponseFor,
 } from "./snapshot-records.js";
 
 const route = createRoute({
@@ -22,7 +22,9 @@ const route = createRoute({
   summary: "Update a canvas snapshot",
   description:
     "Only the fields given change. Giving nodes or edges checks the layout as a create does and " +
-    "freezes the graph again, as it is now; renaming keeps the frozen graph. Needs canvas:write.",
+    "freezes the graph again, as it is now (records the caller cannot read as placeholders); " +
+    "renaming keeps the frozen graph. The answer shows only what the caller may read. Needs " +
+    "canvas:write.",
   security: BEARER,
   middleware: [scopeGuard("canvas:write")] as const,
   request: {
@@ -52,7 +54,7 @@ export function registerUpdateCanvasSnapshot(app: ApiApp, services: ApiServices)
     const relayout = input.nodes !== undefined || input.edges !== undefined;
     if (relayout) checkCanvasEdges(nodes, edges);
     const now = services.now();
-    const row = await withGraphWriteLock(services.db.db, async (tx) => {
+    const row = await withGraphWriteLock(services.db.db, [], async (tx) => {
       const patch: CanvasSnapshotPatch = { updatedAt: now };
       if (input.name !== undefined) patch.name = input.name;
       if (relayout) {
@@ -63,6 +65,6 @@ export function registerUpdateCanvasSnapshot(app: ApiApp, services: ApiServices)
       return updateCanvasSnapshot(tx, id, patch);
     });
     if (!row) throw new NotFoundError("Canvas snapshot not found");
-    return c.json(toSnapshotResponse(row), 200);
+    return c.json(await snapshotResponseFor(services, actor, row), 200);
   });
 }

@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { ValidationError } from "@hookflow/domain";
-import { createDryRunPorts, runPipeline } from "@hookflow/pipeline";
+import { ForbiddenError, ValidationError } from "@hookflow/domain";
+import { createDryRunPorts, reachableFrom, runPipeline } from "@hookflow/pipeline";
+import { canSee } from "../../auth/access.js";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
 import { buildTimeTravelReport, TimeTravelReport } from "../canvas-snapshots/dry-run-report.js";
@@ -32,7 +33,8 @@ const route = createRoute({
     "stored, and the event is not changed. Transforms run for real in their sandbox; rate " +
     "limiters assume a free slot; delays and approvals report where the event would wait. " +
     "Each step's result is passed, forwarded, blocked, failed, parked or would_deliver. 400 " +
-    "when the snapshot does not show the event's webhook. Needs events:write.",
+    "when the snapshot does not show the event's webhook; 403 when the event would pass a " +
+    "node of the snapshot the caller may not read. Needs events:write.",
   security: BEARER,
   middleware: [scopeGuard("events:write")] as const,
   request: {
@@ -62,6 +64,19 @@ export function registerTimeTravel(app: ApiApp, services: ApiServices): void {
         `snapshotId: Snapshot ${snapshot.id} does not show webhook ${event.webhookId}`,
       );
     }
+    const order = reachableFrom(graph, event.webhookId);
+    const unreadable = order.filter((nodeId) => {
+      const node = graph.nodes.get(nodeId);
+      return node !== undefined && !canSee(actor, node);
+    });
+    if (unreadable.length > 0) {
+      // Running them would show what they do (a transform's output, say) to someone who may not
+      // read them: a snapshot saved before graphs were kept to one owner, or by someone else.
+      throw new ForbiddenError(
+        `Snapshot ${snapshot.id} runs webhook ${event.webhookId}'s events through nodes you ` +
+          `cannot read: ${unreadable.join(", ")}`,
+      );
+    }
     const ports = createDryRunPorts({
       transform: services.transformPort(),
       now: () => services.now().getTime(),
@@ -74,6 +89,7 @@ export function registerTimeTravel(app: ApiApp, services: ApiServices): void {
         eventType: event.eventType,
         runId: `time-travel:${snapshot.id}`,
         graph,
+        order,
         start: {
           kind: "webhook",
           payload: payloadOf(event.body),

@@ -5,7 +5,13 @@ import {
   type OwnedRow,
   type PipelineNodeRow,
 } from "@hookflow/db";
-import { ValidationError } from "@hookflow/domain";
+import {
+  describeOwnerScope,
+  type OwnerColumns,
+  ownerScopeOf,
+  sameOwnerScope,
+  ValidationError,
+} from "@hookflow/domain";
 import {
   type FamilyKey,
   familyOfNodeType,
@@ -59,19 +65,42 @@ export interface RecordReference {
   label?: string;
 }
 
+/** The records a write names, by id. */
+export interface NamedRecords {
+  nodes: ReadonlyMap<string, PipelineNodeRow>;
+  webhooks: ReadonlyMap<string, OwnedRow>;
+}
+
+/**
+ * 400 unless `record` lives in the owner scope of `owner` (the node being written): a node only
+ * connects records of its own organization or personal space, so no graph carries one tenant's
+ * events into another's records. The caller can see the record, so naming its scope tells them
+ * nothing new.
+ */
+function checkSameScope(field: string, what: string, record: OwnerColumns, owner: OwnerColumns) {
+  if (sameOwnerScope(record, owner)) return;
+  throw new ValidationError(
+    `${field}: ${what} belongs to ${describeOwnerScope(ownerScopeOf(record))}, this node to ` +
+      `${describeOwnerScope(ownerScopeOf(owner))}; a node only connects records of its own ` +
+      "organization or personal space",
+  );
+}
+
 /**
  * Every reference must name an existing record of the stated type that the caller can see
  * (decisions.md section 8); otherwise 400 naming the field and the id. Another owner's record
  * reads as unknown, so ids of other tenants are not confirmed. Nothing references `selfId`.
- * Returns the nodes named, by id, for callers that go on to use them.
+ * With `owner` (a node write), each record must also be of the node's owner scope (400).
+ * Returns the nodes and webhooks named, by id, for callers that go on to use them.
  */
 export async function checkReferencedRecords(
   db: DbExecutor,
   actor: Actor,
   selfId: string | null,
   refs: readonly RecordReference[],
-): Promise<ReadonlyMap<string, PipelineNodeRow>> {
-  if (refs.length === 0) return new Map();
+  owner?: OwnerColumns,
+): Promise<NamedRecords> {
+  if (refs.length === 0) return { nodes: new Map(), webhooks: new Map() };
   const webhookIds = refs.filter((r) => r.type === "webhook").map((r) => r.id);
   const nodeIds = refs.filter((r) => r.type !== "webhook").map((r) => r.id);
   const [webhooks, nodes] = await Promise.all([
@@ -89,26 +118,32 @@ export async function checkReferencedRecords(
     if (ref.type === "webhook") {
       const webhook = webhookById.get(ref.id);
       if (!webhook || !canSee(actor, webhook)) throw unknown;
+      if (owner) checkSameScope(ref.field, `webhook ${ref.id}`, webhook, owner);
       continue;
     }
     const node = nodeById.get(ref.id);
     if (!node || !canSee(actor, node)) throw unknown;
     if (ref.type !== "node" && node.family !== familyOfNodeType(ref.type)) throw unknown;
+    if (owner) checkSameScope(ref.field, `${ref.label ?? ref.type} ${ref.id}`, node, owner);
   }
-  return nodeById;
+  return { nodes: nodeById, webhooks: webhookById };
 }
 
-/** The references of a node write (inputNodes and outputs) must name visible records. */
+/**
+ * The references of a node write (inputNodes and outputs) must name visible records of the
+ * node's own owner scope (`node`: the node written, with its owner columns).
+ */
 export async function checkNodeReferences(
   db: DbExecutor,
   actor: Actor,
-  selfId: string | null,
+  node: OwnerColumns & { id: string },
   refs: readonly NamedReference[],
 ): Promise<void> {
   await checkReferencedRecords(
     db,
     actor,
-    selfId,
+    node.id,
     refs.map((ref) => ({ field: ref.field, id: ref.nodeId, type: ref.nodeType })),
+    node,
   );
 }

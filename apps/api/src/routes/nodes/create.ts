@@ -1,6 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import { insertPipelineNode, withGraphWriteLock } from "@hookflow/db";
-import { newPrefixedId } from "@hookflow/domain";
+import { newPrefixedId, ownerScopeOf } from "@hookflow/domain";
 import {
   FAMILIES,
   type FamilyKey,
@@ -11,11 +11,12 @@ import {
 import { ownershipOf } from "../../auth/access.js";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
+import { checkForwardLimits } from "./check-forward-limits.js";
 import { checkMailRecipients } from "./check-mail-recipients.js";
 import { checkNodeCycle } from "./check-node-cycle.js";
 import { checkNodeReferences, referencesOf } from "./check-node-references.js";
 import { createBodySchema, familyDocs, responseSchema } from "./family-docs.js";
-import { publishGraphChanged, toPipelineNode } from "./node-records.js";
+import { forwardLimitsOf, publishGraphChanged, toPipelineNode } from "./node-records.js";
 import { BEARER, errorResponses, scopeGuard } from "./resource-route-kit.js";
 
 export function registerCreateNode(app: ApiApp, services: ApiServices, key: FamilyKey): void {
@@ -27,10 +28,15 @@ export function registerCreateNode(app: ApiApp, services: ApiServices, key: Fami
     summary: `Create ${docs.withArticle}`,
     description:
       "name is required; fields with a default may be omitted. Every inputNodes entry and " +
-      "output reference must name an existing webhook or node the caller can see, and the " +
-      "node must not close a cycle (400 naming it). Lists of mail recipients (notifyEmails) " +
-      `hold at most ${services.config.mailMaxRecipients} addresses (MAIL_MAX_RECIPIENTS; 400 ` +
-      "naming the field). Unknown fields are ignored. Needs canvas:write.",
+      "output reference must name an existing webhook or node the caller can see, of the " +
+      "node's own owner (the organization acted for, or the caller's personal space), and the " +
+      "node must not close a cycle (400 naming it). One event may not spread through forwards " +
+      "(router routes, rate-limiter output webhooks) to more than GRAPH_MAX_DESCENDANTS " +
+      "(default 100) events, nor nest forwards deeper than GRAPH_MAX_FORWARD_DEPTH (default 5): " +
+      "400 naming the limit when the node's own forwards break it, 409 when the node connects " +
+      "existing nodes that do. Lists of mail recipients (notifyEmails) hold at most " +
+      `${services.config.mailMaxRecipients} addresses (MAIL_MAX_RECIPIENTS; 400 naming the ` +
+      "field). Unknown fields are ignored. Needs canvas:write.",
     security: BEARER,
     middleware: [scopeGuard("canvas:write")] as const,
     request: {
@@ -41,7 +47,7 @@ export function registerCreateNode(app: ApiApp, services: ApiServices, key: Fami
         description: `The new ${docs.label}`,
         content: { "application/json": { schema: responseSchema(key) } },
       },
-      ...errorResponses(docs.label, 400, 401, 403),
+      ...errorResponses(docs.label, 400, 401, 403, 409),
     },
   });
 
@@ -58,9 +64,11 @@ export function registerCreateNode(app: ApiApp, services: ApiServices, key: Fami
       createdAt: now,
       updatedAt: now,
     };
-    const row = await withGraphWriteLock(services.db.db, async (tx) => {
-      await checkNodeReferences(tx, actor, node.id, referencesOf(key, input));
+    const refs = referencesOf(key, input);
+    const row = await withGraphWriteLock(services.db.db, ownerScopeOf(node), async (tx) => {
+      await checkNodeReferences(tx, actor, node, refs);
       await checkNodeCycle(tx, node);
+      if (refs.length > 0) await checkForwardLimits(tx, node, forwardLimitsOf(services));
       return insertPipelineNode(tx, { ...node, config: input.config });
     });
     await publishGraphChanged(services, [row.id]);

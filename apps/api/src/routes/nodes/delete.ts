@@ -1,5 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import { deletePipelineNode, lockPipelineNode, withGraphWriteLock } from "@hookflow/db";
+import { ownerScopeOf } from "@hookflow/domain";
 import { FAMILIES, type FamilyKey } from "@hookflow/pipeline";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
@@ -30,11 +31,11 @@ export function registerDeleteNode(app: ApiApp, services: ApiServices, key: Fami
 
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
-    await loadVisibleNode(services, c.get("actor"), key, id);
-    const changed = await withGraphWriteLock(services.db.db, async (tx) => {
+    const node = await loadVisibleNode(services, c.get("actor"), key, id);
+    const changed = await withGraphWriteLock(services.db.db, ownerScopeOf(node), async (tx) => {
       const locked = await lockPipelineNode(tx, id);
       if (!locked || locked.family !== key) throw nodeGone(key);
-      const detached = await detachReferences(tx, id, services.now());
+      const detached = await detachReferences(tx, node, services.now());
       if (!(await deletePipelineNode(tx, id))) throw nodeGone(key);
       return detached;
     });

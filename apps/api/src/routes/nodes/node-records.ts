@@ -12,6 +12,7 @@ import {
 import { assertVisible } from "../../auth/access.js";
 import type { Actor } from "../../auth/actor.js";
 import type { ApiServices } from "../../services.js";
+import type { ForwardLimits } from "./check-forward-limits.js";
 import { familyDocs } from "./family-docs.js";
 
 function familyKeyOf(row: PipelineNodeRow): FamilyKey {
@@ -66,6 +67,14 @@ export async function loadVisibleNode(
 
 function capitalizeFirst(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** The operator's forwarding limits, as the write-time check takes them. */
+export function forwardLimitsOf(services: ApiServices): ForwardLimits {
+  return {
+    maxDescendants: services.config.graphMaxDescendants,
+    maxDepth: services.config.graphMaxForwardDepth,
+  };
 }
 
 /** Thrown inside a write transaction when the node vanished between the check and the lock. */

@@ -32,7 +32,9 @@ export function errorResponses(label: string, ...codes: ErrorCode[]) {
     401: "Missing, unknown or expired credential",
     403: `${label} of another owner, or a key without the scope`,
     404: `No ${label.toLowerCase()} with this id`,
-    409: "Another record still depends on this one in a way that cannot be removed",
+    409:
+      "Another record still depends on this one in a way that cannot be removed, or the " +
+      "existing nodes a write connects would exceed a forwarding limit (the message names it)",
   };
   return errorResponsesOf(text, codes);
 }

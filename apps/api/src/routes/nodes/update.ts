@@ -1,5 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import { lockPipelineNode, updatePipelineNode, withGraphWriteLock } from "@hookflow/db";
+import { ownerScopeOf } from "@hookflow/domain";
 import {
   FAMILIES,
   type FamilyKey,
@@ -9,11 +10,13 @@ import {
 } from "@hookflow/pipeline";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
+import { checkForwardLimits } from "./check-forward-limits.js";
 import { checkMailRecipients } from "./check-mail-recipients.js";
 import { checkNodeCycle } from "./check-node-cycle.js";
 import { addedReferences, checkNodeReferences, referencesOf } from "./check-node-references.js";
 import { familyDocs, patchBodySchema, responseSchema } from "./family-docs.js";
 import {
+  forwardLimitsOf,
   inputOfNode,
   loadVisibleNode,
   nodeGone,
@@ -32,9 +35,12 @@ export function registerUpdateNode(app: ApiApp, services: ApiServices, key: Fami
     description:
       "Only the fields given change; lists (inputNodes, filters, routes, ...) are replaced " +
       "whole. The merged record is validated as a create would be. References the update adds " +
-      "must exist and be visible, and must not close a cycle (400 naming it). Lists of mail " +
-      `recipients (notifyEmails) hold at most ${services.config.mailMaxRecipients} addresses ` +
-      "(MAIL_MAX_RECIPIENTS; 400 naming the field). Needs canvas:write.",
+      "must exist, be visible and belong to the node's own owner, and must not close a cycle " +
+      "(400 naming it) nor break a forwarding limit (GRAPH_MAX_DESCENDANTS, " +
+      "GRAPH_MAX_FORWARD_DEPTH: 400 when the node's own forwards break it, 409 when the nodes " +
+      "it connects do). Lists of mail recipients (notifyEmails) hold at most " +
+      `${services.config.mailMaxRecipients} addresses (MAIL_MAX_RECIPIENTS; 400 naming the ` +
+      "field). Needs canvas:write.",
     security: BEARER,
     middleware: [scopeGuard("canvas:write")] as const,
     request: {
@@ -46,7 +52,7 @@ export function registerUpdateNode(app: ApiApp, services: ApiServices, key: Fami
         description: `The updated ${docs.label}`,
         content: { "application/json": { schema: responseSchema(key) } },
       },
-      ...errorResponses(docs.label, 400, 401, 403, 404),
+      ...errorResponses(docs.label, 400, 401, 403, 404, 409),
     },
   });
 
@@ -54,8 +60,8 @@ export function registerUpdateNode(app: ApiApp, services: ApiServices, key: Fami
     const actor = c.get("actor");
     const { id } = c.req.valid("param");
     const body = c.req.valid("json");
-    await loadVisibleNode(services, actor, key, id);
-    const row = await withGraphWriteLock(services.db.db, async (tx) => {
+    const visible = await loadVisibleNode(services, actor, key, id);
+    const row = await withGraphWriteLock(services.db.db, ownerScopeOf(visible), async (tx) => {
       const locked = await lockPipelineNode(tx, id);
       if (!locked || locked.family !== key) throw nodeGone(key);
       const current = toPipelineNode(locked);
@@ -68,8 +74,9 @@ export function registerUpdateNode(app: ApiApp, services: ApiServices, key: Fami
       const now = services.now();
       const next: PipelineNode = { ...current, ...input, updatedAt: now };
       if (added.length > 0) {
-        await checkNodeReferences(tx, actor, id, added);
+        await checkNodeReferences(tx, actor, current, added);
         await checkNodeCycle(tx, next);
+        await checkForwardLimits(tx, next, forwardLimitsOf(services));
       }
       const updated = await updatePipelineNode(tx, id, {
         name: input.name,

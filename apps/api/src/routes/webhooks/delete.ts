@@ -1,6 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import { deleteWebhook, withGraphWriteLock } from "@hookflow/db";
-import { NotFoundError } from "@hookflow/domain";
+import { NotFoundError, ownerScopeOf } from "@hookflow/domain";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
 import { detachReferences } from "../nodes/detach-references.js";
@@ -23,8 +23,8 @@ const route = createRoute({
   description:
     "Deletes the webhook with its events and delivery attempts; its ingress URL answers 404 " +
     "from then on. In the same transaction it is removed from every node that references it " +
-    "(inputNodes, router routes, rate-limiter outputs); 409 when a node cannot do without it " +
-    "(a router whose only route leads to it). Needs webhooks:write.",
+    "(inputNodes, router routes, rate-limiter outputs); 409 when a node of the webhook's own " +
+    "owner cannot do without it (a router whose only route leads to it). Needs webhooks:write.",
   security: BEARER,
   middleware: [scopeGuard("webhooks:write")] as const,
   request: { params: WebhookIdParams },
@@ -37,9 +37,10 @@ const route = createRoute({
 export function registerDeleteWebhook(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
-    await loadVisibleWebhook(services, c.get("actor"), id);
-    const { deleted, detached } = await withGraphWriteLock(services.db.db, async (tx) => {
-      const detached = await detachReferences(tx, id, services.now());
+    const webhook = await loadVisibleWebhook(services, c.get("actor"), id);
+    const scope = ownerScopeOf(webhook);
+    const { deleted, detached } = await withGraphWriteLock(services.db.db, scope, async (tx) => {
+      const detached = await detachReferences(tx, webhook, services.now());
       return { deleted: await deleteWebhook(tx, id), detached };
     });
     if (!deleted) throw new NotFoundError("Webhook not found");

@@ -4,6 +4,8 @@ import { webhooks } from "../../schema/index.js";
 
 const deliveryColumns = {
   id: webhooks.id,
+  ownerId: webhooks.ownerId,
+  organizationId: webhooks.organizationId,
   targetUrl: webhooks.targetUrl,
   isActive: webhooks.isActive,
   signingSecret: webhooks.signingSecret,
@@ -30,6 +32,9 @@ const deliveryColumns = {
 /** The settings a delivery worker needs from a webhook (it caches them per webhook). */
 export interface DeliveryWebhook {
   id: string;
+  /** Owner columns: a forward from the webhook's graph must stay in its owner scope. */
+  ownerId: string;
+  organizationId: string | null;
   targetUrl: string;
   isActive: boolean;
   signingSecret: string;

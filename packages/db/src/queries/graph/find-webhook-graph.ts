@@ -28,8 +28,10 @@ interface Row {
 /**
  * Every processing node reachable from the webhook along flow edges (a node naming a reached id
  * in its inputNodes, a rate limiter's outputTransformIds), in one recursive query served by the
- * GIN index on input_nodes. Only nodes the webhook's owner can see join its graph: the same
- * owner, or the webhook's organization. Ordered by creation, the engine's tie-break order.
+ * GIN index on input_nodes. Only nodes of the webhook's owner scope join its graph: the
+ * webhook's organization, or for a personal webhook its owner's personal nodes. A node of
+ * another scope that names the webhook (data from before the rule) never runs in it. Ordered by
+ * creation, the engine's tie-break order.
  */
 export async function findWebhookGraphNodes(
   handle: DbHandle,
@@ -40,8 +42,8 @@ export async function findWebhookGraphNodes(
       select id, owner_id, organization_id from webhooks where id = ${webhookId}
     ), visible as (
       select n.* from pipeline_nodes n, hook h
-      where n.owner_id = h.owner_id
-        or (h.organization_id is not null and n.organization_id = h.organization_id)
+      where (h.organization_id is not null and n.organization_id = h.organization_id)
+        or (h.organization_id is null and n.organization_id is null and n.owner_id = h.owner_id)
     ), reach(id) as (
       select id from hook
       union

@@ -30,6 +30,11 @@ export interface NewPipelineEventRow {
   body: string;
   /** Set for events that skip their graph (further paths of the same webhook). */
   pipelineState: Record<string, unknown> | null;
+  /**
+   * A forward into another webhook: one level deeper than its parent (`forward_depth`). Either
+   * way the new event shares its parent's root (`root_event_id`) and so its forwarding budget.
+   */
+  forward: boolean;
 }
 
 /** How the event row changes; absent fields stay as they are. */
@@ -121,7 +126,7 @@ export async function writePipelineApply(
       where id = ${write.eventId}::text
         and (not ${write.freshOnly}::boolean
           or (pipeline_state is null and status in ('pending', 'retrying')))
-      returning id, pipeline_run
+      returning id, pipeline_run, coalesce(root_event_id, id) as root_event_id, forward_depth
     ), step_rows as (
       insert into event_step_batches (event_id, steps)
       select ev.id, ${stepsJson(write.steps)}::json from ev where ${write.steps.length > 0}::boolean
@@ -145,11 +150,14 @@ export async function writePipelineApply(
         and ep.status = 'waiting' and ep.run_id is not distinct from ev.pipeline_run
     ), created as (
       insert into events (id, webhook_id, status, event_type, body, headers, priority,
-        parent_event_id, pipeline_state, next_attempt_at, created_at, updated_at)
+        parent_event_id, root_event_id, forward_depth, pipeline_state, next_attempt_at,
+        created_at, updated_at)
       select e.id, e.webhook_id, 'pending', e.event_type, e.body, '{}'::jsonb, w.priority, ev.id,
+        ev.root_event_id, ev.forward_depth + case when e.forward then 1 else 0 end,
         e.pipeline_state, ${now}::timestamptz, ${now}::timestamptz, ${now}::timestamptz
       from ev, jsonb_to_recordset(${json(write.newEvents.map(eventRecord))}::jsonb)
-        as e(id text, webhook_id text, event_type text, body text, pipeline_state jsonb)
+        as e(id text, webhook_id text, event_type text, body text, pipeline_state jsonb,
+          forward boolean)
       join webhooks w on w.id = e.webhook_id
       returning id, webhook_id, priority
     )
@@ -197,5 +205,6 @@ function eventRecord(event: NewPipelineEventRow) {
     event_type: event.eventType,
     body: event.body,
     pipeline_state: event.pipelineState,
+    forward: event.forward,
   };
 }

@@ -1,4 +1,5 @@
-import { eq, inArray, or, type SQL, sql } from "drizzle-orm";
+import type { OwnerScope } from "@hookflow/domain";
+import { and, asc, eq, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
 import { pipelineNodes } from "../../schema/index.js";
 import type { DbExecutor, PipelineNodeRow } from "./node-rows.js";
 
@@ -43,9 +44,29 @@ export async function findPipelineNodesFedBy(
 }
 
 /**
+ * Every node of an owner scope (an organization's, or a user's personal ones), in creation order:
+ * the records one scope's graphs are made of.
+ */
+export async function findPipelineNodesOfScope(
+  db: DbExecutor,
+  scope: OwnerScope,
+): Promise<PipelineNodeRow[]> {
+  const where =
+    "organizationId" in scope
+      ? eq(pipelineNodes.organizationId, scope.organizationId)
+      : and(eq(pipelineNodes.ownerId, scope.personalOf), isNull(pipelineNodes.organizationId));
+  return db
+    .select()
+    .from(pipelineNodes)
+    .where(where)
+    .orderBy(asc(pipelineNodes.createdAt), asc(pipelineNodes.id));
+}
+
+/**
  * Nodes that reference `id` anywhere: in `inputNodes` or inside their config (output webhooks,
- * output transforms). Ids are opaque tokens, so a quoted occurrence in the config text is a
- * reference; the caller re-reads each config through its family schema.
+ * output transforms), locked for the rest of the transaction (they are about to be rewritten).
+ * Ids are opaque tokens, so a quoted occurrence in the config text is a reference; the caller
+ * re-reads each config through its family schema.
  */
 export async function findPipelineNodesReferencing(
   db: DbExecutor,
@@ -56,5 +77,6 @@ export async function findPipelineNodesReferencing(
     .from(pipelineNodes)
     .where(
       or(inputsMention(id), sql`strpos(${pipelineNodes.config}::text, ${JSON.stringify(id)}) > 0`),
-    );
+    )
+    .for("update");
 }

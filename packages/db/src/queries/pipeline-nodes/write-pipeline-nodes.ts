@@ -1,3 +1,4 @@
+import { type OwnerScope, ownerScopeKey } from "@hookflow/domain";
 import { eq, sql } from "drizzle-orm";
 import type { Database } from "../../client.js";
 import { pipelineNodes } from "../../schema/index.js";
@@ -8,21 +9,41 @@ import type {
   PipelineNodeRow,
 } from "./node-rows.js";
 
-/** One advisory lock for every graph write: two writes can never close a cycle together. */
+/** The advisory-lock class of graph writes; the second key is the owner scope's hash. */
 const GRAPH_WRITE_LOCK = 0x686b666c; // "hkfl"
 
 /**
- * Runs `write` in a transaction holding the graph write lock, so the references and the cycle
- * check it reads stay true until it commits. Graph writes are rare; serialising them is cheap.
+ * Runs `write` in a transaction holding the graph write lock of each owner scope given (an
+ * organization, or a user's personal space), so the references, cycle and forwarding checks it
+ * reads about those scopes stay true until it commits. A graph only joins records of one scope,
+ * so writes of different tenants never wait for each other; two writes in one scope are
+ * serialised. Several scopes are locked in a fixed order (no deadlock between two such writes).
  */
 export async function withGraphWriteLock<T>(
   db: Database,
+  scopes: OwnerScope | readonly OwnerScope[],
   write: (tx: DbExecutor) => Promise<T>,
 ): Promise<T> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${GRAPH_WRITE_LOCK})`);
+    await lockGraphScopes(tx, Array.isArray(scopes) ? scopes : [scopes as OwnerScope]);
     return write(tx);
   });
+}
+
+/**
+ * Takes the graph write locks of these scopes until the transaction ends, in a fixed order. A
+ * transaction that takes locks of several scopes takes them all in one call.
+ */
+export async function lockGraphScopes(
+  tx: DbExecutor,
+  scopes: readonly OwnerScope[],
+): Promise<void> {
+  const keys = [...new Set(scopes.map(ownerScopeKey))].sort();
+  for (const key of keys) {
+    await tx.execute(
+      sql`select pg_advisory_xact_lock(${GRAPH_WRITE_LOCK}::int, hashtext(${key}::text))`,
+    );
+  }
 }
 
 export async function insertPipelineNode(

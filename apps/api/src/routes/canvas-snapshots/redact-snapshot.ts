@@ -1,0 +1,108 @@
+import { type CanvasSnapshotRow, findGraphWebhooks } from "@hookflow/db";
+import type { OwnerColumns } from "@hookflow/domain";
+import { canSee } from "../../auth/access.js";
+import type { Actor } from "../../auth/actor.js";
+import type { ApiServices } from "../../services.js";
+import { type FrozenGraph, isHidden, parseFrozenGraph } from "./frozen-graph.js";
+import type { CanvasNode } from "./snapshot-input.js";
+
+/** Who may read a record of a frozen graph; the viewer's rights now, not the saver's then. */
+export type CanRead = (owner: OwnerColumns) => boolean;
+
+export function readableBy(actor: Actor): CanRead {
+  return (owner) => canSee(actor, owner);
+}
+
+/** Owner columns of a frozen webhook: stored with it, or (older snapshots) looked up. */
+function ownerOf(
+  webhook: FrozenGraph["webhooks"][number],
+  looked: ReadonlyMap<string, OwnerColumns>,
+): OwnerColumns | undefined {
+  if (isHidden(webhook)) return undefined;
+  if (webhook.ownerId !== undefined) {
+    return { ownerId: webhook.ownerId, organizationId: webhook.organizationId ?? null };
+  }
+  return looked.get(webhook.id);
+}
+
+/**
+ * The frozen graph as `canRead` may see it: each node or webhook it may not read becomes a
+ * placeholder (its id, a node's family) without name, config, inputs, target URL or filters. A
+ * webhook whose owner is unknown (frozen before owners were kept, deleted since) is hidden.
+ */
+export function redactFrozenGraph(
+  graph: FrozenGraph,
+  canRead: CanRead,
+  webhookOwners: ReadonlyMap<string, OwnerColumns> = new Map(),
+): FrozenGraph {
+  return {
+    ...graph,
+    webhooks: graph.webhooks.map((webhook) => {
+      const owner = ownerOf(webhook, webhookOwners);
+      return owner && canRead(owner) ? webhook : { id: webhook.id, hidden: true as const };
+    }),
+    nodes: graph.nodes.map((node) =>
+      isHidden(node) || canRead(node)
+        ? node
+        : { id: node.id, family: node.family, hidden: true as const },
+    ),
+  };
+}
+
+/** The ids a redacted graph shows as placeholders. */
+export function hiddenIdsOf(graph: FrozenGraph): Set<string> {
+  return new Set([...graph.webhooks, ...graph.nodes].filter(isHidden).map((entry) => entry.id));
+}
+
+/**
+ * The canvas layout without what the saver wrote about hidden records: a canvas node showing
+ * one keeps its id, type and position, and of its data only the id it names (labels, target
+ * URLs and the like were copied from the record).
+ */
+export function redactCanvasNodes(nodes: readonly CanvasNode[], hidden: ReadonlySet<string>) {
+  return nodes.map((node) => {
+    const { webhookId, nodeId } = node.data;
+    const hides =
+      (webhookId !== undefined && hidden.has(webhookId)) ||
+      (nodeId !== undefined && hidden.has(nodeId));
+    if (!hides) return node;
+    return {
+      ...node,
+      data: {
+        ...(webhookId === undefined ? {} : { webhookId }),
+        ...(nodeId === undefined ? {} : { nodeId }),
+      },
+    };
+  });
+}
+
+/** A snapshot row's layout and frozen graph as `actor` may see them. */
+export interface VisibleSnapshot {
+  row: CanvasSnapshotRow;
+  nodes: CanvasNode[];
+  graph: FrozenGraph;
+}
+
+/**
+ * Snapshots as their viewer may see them now (one lookup of webhook owners for all of them, for
+ * snapshots frozen before owners were stored): a member removed from an organization no longer
+ * reads its records in a snapshot of their own, nor a member another member's personal ones.
+ */
+export async function visibleSnapshots(
+  services: ApiServices,
+  actor: Actor,
+  rows: readonly CanvasSnapshotRow[],
+): Promise<VisibleSnapshot[]> {
+  const graphs = rows.map((row) => parseFrozenGraph(row.graph));
+  const unowned = graphs.flatMap((graph) =>
+    graph.webhooks.filter((w) => !isHidden(w) && w.ownerId === undefined).map((w) => w.id),
+  );
+  const owners = new Map<string, OwnerColumns>(
+    (await findGraphWebhooks(services.db.db, unowned)).map((w) => [w.id, w]),
+  );
+  const canRead = readableBy(actor);
+  return rows.map((row, i) => {
+    const graph = redactFrozenGraph(graphs[i] as FrozenGraph, canRead, owners);
+    return { row, graph, nodes: redactCanvasNodes(row.nodes as CanvasNode[], hiddenIdsOf(graph)) };
+  });
+}
