@@ -1,3 +1,9 @@
+import {
+  estimatePatternSize,
+  MAX_NODE_PATTERN_SIZE,
+  MAX_PATTERN_LENGTH,
+  userPatternProblem,
+} from "@hookflow/domain";
 import { z } from "zod";
 import { FilterRule } from "./common.js";
 
@@ -49,20 +55,18 @@ export const SCHEMA_FIELD_TYPES = [
 
 const Scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
+/** Compiled on the linear-time engine (`compileUserPattern`): what it refuses is a 400. */
 const Pattern = z
   .string()
-  .max(1000)
-  .refine(
-    (source) => {
-      try {
-        new RegExp(source, "u");
-        return true;
-      } catch {
-        return false;
-      }
-    },
-    { message: "Invalid regular expression" },
-  );
+  .max(MAX_PATTERN_LENGTH)
+  .superRefine((source, ctx) => {
+    const problem = userPatternProblem(source);
+    if (problem) ctx.addIssue({ code: "custom", message: `pattern ${problem}` });
+  })
+  .meta({
+    description:
+      "Regular expression (JavaScript syntax, run with RE2 semantics in linear time: no lookarounds or back-references)",
+  });
 
 export const SchemaFieldConstraints = z.object({
   min: z.number().optional(),
@@ -85,7 +89,22 @@ export type SchemaField = z.infer<typeof SchemaField>;
 
 export const SchemaValidatorConfig = z.object({
   strictMode: z.boolean(),
-  fields: z.array(SchemaField).max(500),
+  fields: z
+    .array(SchemaField)
+    .max(500)
+    .superRefine((fields, ctx) => {
+      let total = 0;
+      for (const field of fields) {
+        const pattern = field.constraints?.pattern;
+        if (pattern !== undefined) total += estimatePatternSize(pattern);
+      }
+      if (total > MAX_NODE_PATTERN_SIZE) {
+        ctx.addIssue({
+          code: "custom",
+          message: `the patterns are too large together for the linear-time engine (about ${total} instructions, at most ${MAX_NODE_PATTERN_SIZE})`,
+        });
+      }
+    }),
 });
 export type SchemaValidatorConfig = z.infer<typeof SchemaValidatorConfig>;
 

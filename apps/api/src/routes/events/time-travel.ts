@@ -64,6 +64,7 @@ export function registerTimeTravel(app: ApiApp, services: ApiServices): void {
     }
     const ports = createDryRunPorts({
       transform: services.transformPort(),
+      patterns: services.patternPort(),
       now: () => services.now().getTime(),
       delayScale: services.config.delayScale,
     });
