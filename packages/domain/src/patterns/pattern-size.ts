@@ -3,8 +3,9 @@
  * it: counted repetition copies its operand (`\w{1000}` is a thousand instructions), and
  * compiling costs about 1 µs per instruction, so a 1,000-character pattern can take 100 ms and
  * more to compile. Every atom counts one (a character class too), a group its contents plus
- * two, `*` `+` `?` add one, `{n}` `{n,}` `{n,m}` multiply by the larger count plus one. It is
- * never below the real size; RE2 stays the judge of what is valid.
+ * two, `*` `+` `?` double their operand, `{n,m}` makes n copies of it and m - n optional ones
+ * (plus a split each; `{n,}` counts as `{n,n+1}`). It stays above the real size (tested against RE2's own count);
+ * RE2 remains the judge of what is valid.
  */
 export function estimatePatternSize(source: string): number {
   // Sizes of the open groups; the last is where atoms are added.
@@ -30,7 +31,7 @@ export function estimatePatternSize(source: string): number {
     }
     const quantifier = readQuantifier(source, index);
     index += quantifier.length;
-    sums[sums.length - 1] = (sums[sums.length - 1] as number) + atom * quantifier.factor;
+    sums[sums.length - 1] = (sums[sums.length - 1] as number) + quantifier.size(atom);
   }
   return sums.reduce((total, sum) => total + sum, 3);
 }
@@ -78,17 +79,28 @@ function classEnd(source: string, start: number): number {
 
 const COUNTED = /^\{(\d+)(?:(,)(\d*))?\}\??/;
 
-/** The quantifier at `index`, if any: its length and how many copies of its operand it makes. */
-function readQuantifier(source: string, index: number): { length: number; factor: number } {
+/**
+ * The quantifier at `index`, if any: its length and the size of its operand repeated. A copy
+ * beyond a count's minimum is optional: its operand plus a split.
+ */
+function readQuantifier(
+  source: string,
+  index: number,
+): { length: number; size: (atom: number) => number } {
   const ch = source[index];
   if (ch === "*" || ch === "+" || ch === "?") {
     const lazy = source[index + 1] === "?" ? 1 : 0;
-    return { length: 1 + lazy, factor: 2 };
+    return { length: 1 + lazy, size: (atom) => atom * 2 + 1 };
   }
-  if (ch !== "{") return { length: 0, factor: 1 };
+  const none = { length: 0, size: (atom: number) => atom };
+  if (ch !== "{") return none;
   const counted = COUNTED.exec(source.slice(index, index + 24));
-  if (!counted) return { length: 0, factor: 1 };
+  if (!counted) return none;
   const low = Number(counted[1]);
-  const high = counted[2] === undefined || counted[3] === "" ? low : Number(counted[3]);
-  return { length: counted[0].length, factor: Math.max(low, high) + 1 };
+  const open = counted[2] !== undefined && counted[3] === "";
+  const high = counted[2] === undefined ? low : open ? low + 1 : Number(counted[3]);
+  return {
+    length: counted[0].length,
+    size: (atom) => low * atom + Math.max(0, high - low) * (atom + 1) + 1,
+  };
 }
