@@ -21,13 +21,15 @@ afterAll(async () => {
  * nothing else was delivered meanwhile and these tests ran past their time limit.
  */
 async function attackAlongsideGoodTraffic(attack: {
-  config: Parameters<typeof createNode>[2];
+  config: Record<string, unknown>;
   family: "schemaValidator" | "transform";
   body: string;
 }): Promise<{ error: string | null; nodeId: string }> {
   const good = await h.createWebhook({ targetUrl: `${receiver.url}/good-${attack.family}` });
   const hostile = await h.createWebhook({ targetUrl: `${receiver.url}/hostile-${attack.family}` });
-  const node = await createNode(h, attack.family, attack.config, [fromWebhook(hostile.id)]);
+  const node = await createNode(h, attack.family, attack.config as never, [
+    fromWebhook(hostile.id),
+  ]);
   const { id: attackId } = await h.createEvent(hostile, { body: attack.body });
   const goodIds: string[] = [];
   for (let i = 0; i < 5; i++) goodIds.push((await h.createEvent(good, { body: `{"i":${i}}` })).id);

@@ -39,7 +39,17 @@ export const TRANSFORM_TEMPLATE_MAX_LENGTH = 64 * 1024;
 
 export const TransformNodeConfig = z.object({
   transformMode: z.enum(["handlebars", "jq", "javascript"]),
-  template: z.string().min(1).max(TRANSFORM_TEMPLATE_MAX_LENGTH),
+  template: z
+    .string()
+    .min(1)
+    .max(TRANSFORM_TEMPLATE_MAX_LENGTH)
+    .meta({
+      description:
+        "Handlebars template, jq program or JavaScript. Limits per run: JavaScript 50 ms and " +
+        "32 MB; jq 100 ms and 128 MB; Handlebars 2 ms on the event loop, then 100 ms on a " +
+        "worker thread, 50,000 #each turns and 8 MiB written or serialized; output 1 MiB. A " +
+        "run over a limit fails its event's node with the limit in the error.",
+    }),
 });
 export type TransformNodeConfig = z.infer<typeof TransformNodeConfig>;
 
