@@ -1,7 +1,11 @@
 import type { HookflowConfig } from "@hookflow/config";
 import { createDb, type DbHandle } from "@hookflow/db";
 import { createLogger, createMetrics, type Logger, type Metrics } from "@hookflow/observability";
-import { createTransformRunnerPort, type TransformPort } from "@hookflow/pipeline";
+import {
+  createTransformRunnerPort,
+  type PatternPort,
+  type TransformPort,
+} from "@hookflow/pipeline";
 import {
   closeDeliveryQueues,
   createDeliveryQueues,
@@ -29,6 +33,8 @@ export interface ApiServices {
    * sandbox processes) is created on first use and closed with the services.
    */
   transformPort: () => TransformPort;
+  /** The schema validators' off-loop pattern matching, on the same runner. */
+  patternPort: () => PatternPort;
   close: () => Promise<void>;
 }
 
@@ -59,14 +65,18 @@ export function buildApiServices(options: BuildApiServicesOptions): ApiServices 
   // Queues share the api's connection: only blocking Workers need maxRetriesPerRequest: null.
   const queues = createDeliveryQueues({ connection: redis, prefix: config.redisPrefix });
   let transforms: { runner: TransformRunner; port: TransformPort } | undefined;
-  const transformPort = (): TransformPort => {
+  const transformRunner = () => {
     if (!transforms) {
       // Time travel is occasional: one jq thread and one sandbox process are plenty.
       const runner = createTransformRunner({ jqWorkers: 1, jsProcesses: 1 });
       transforms = { runner, port: createTransformRunnerPort(runner) };
     }
-    return transforms.port;
+    return transforms;
   };
+  const transformPort = (): TransformPort => transformRunner().port;
+  const patternPort = (): PatternPort => ({
+    match: (checks) => transformRunner().runner.matchPatterns(checks),
+  });
   return {
     config,
     db,
@@ -78,6 +88,7 @@ export function buildApiServices(options: BuildApiServicesOptions): ApiServices 
     now: options.now ?? (() => new Date()),
     replayAllBatchSize: options.replayAllBatchSize ?? REPLAY_ALL_BATCH_SIZE,
     transformPort,
+    patternPort,
     close: async () => {
       await transforms?.runner.close();
       await closeDeliveryQueues(queues);

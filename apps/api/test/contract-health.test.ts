@@ -313,6 +313,7 @@ describe("contract health judges each validator on the payload that would reach 
       order: live.order,
       validators: reachableNodesOf(live, "schemaValidator"),
       transform: api.services.transformPort(),
+      patterns: api.services.patternPort(),
       now: () => Date.UTC(2024, 0, 1),
       delayScale: 1,
       ...input,

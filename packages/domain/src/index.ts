@@ -4,6 +4,7 @@ export * from "./hash-token.js";
 export * from "./identity/owner-scope.js";
 export * from "./identity/password.js";
 export * from "./ids.js";
+export * from "./patterns/index.js";
 export * from "./signing/index.js";
 export * from "./templates/index.js";
 export * from "./webhooks/index.js";

@@ -1,5 +1,9 @@
 export { TransformRunnerOptions } from "./options.js";
-export { createTransformRunner, type TransformRunner } from "./transform-runner.js";
+export {
+  createTransformRunner,
+  type PatternMatchResult,
+  type TransformRunner,
+} from "./transform-runner.js";
 export {
   TRANSFORM_MODES,
   type TransformContext,

@@ -56,12 +56,31 @@ export const TransformRunnerOptions = z.object({
   jqMaxBatchBytes: positiveInt(64 * 1024 * 1024).default(512 * 1024),
   /** A jq worker whose WebAssembly memory grew past this is replaced after its run. */
   jqRecycleMemoryMb: positiveInt(4096).default(64),
+  /**
+   * jq's WebAssembly memory may not grow past this (one growth step may overshoot it by a fifth):
+   * a program that needs more fails ("ran out of memory") and its thread is replaced.
+   */
+  jqMemoryLimitMb: z.number().int().min(16).max(256).default(128),
   /** Largest transform output, in bytes of JSON text (or of the rendered template). */
   maxOutputBytes: positiveInt(256 * 1024 * 1024).default(1024 * 1024),
   /** Compiled Handlebars templates kept in memory. */
   handlebarsCacheSize: positiveInt(100_000).default(500),
   /** Iterations of `#each` blocks allowed in one render. */
   handlebarsMaxIterations: positiveInt(10_000_000).default(50_000),
+  /**
+   * Wall-clock time a Handlebars render may hold the calling thread (the event loop); a render
+   * past it gives way and runs again on an offload thread, as do that template's later renders.
+   */
+  handlebarsSliceMs: z.number().min(0).max(1_000).default(2),
+  /**
+   * Worker threads for work moved off the event loop: Handlebars renders past their slice and
+   * schema-validator pattern checks too costly to match inline.
+   */
+  offloadThreads: positiveInt(64).default(1),
+  /** Wall-clock limit of one offloaded task (a render, a validator's pattern checks). */
+  offloadTimeoutMs: positiveInt(60_000).default(100),
+  /** Heap of each offload thread. */
+  offloadMemoryLimitMb: z.number().int().min(16).max(4096).default(128),
 });
 export type TransformRunnerOptions = z.input<typeof TransformRunnerOptions>;
 export type ResolvedTransformRunnerOptions = z.output<typeof TransformRunnerOptions>;

@@ -1,20 +1,33 @@
-import { createHandlebarsEngine } from "./handlebars/handlebars-engine.js";
+import { createHandlebarsEngine, GIVE_WAY } from "./handlebars/handlebars-engine.js";
 import { createJsPool } from "./javascript/js-pool.js";
 import { createInlineJq } from "./jq/inline/inline-jq.js";
 import { createJqPool } from "./jq/jq-pool.js";
+import { createOffloadPool } from "./offload/offload-pool.js";
 import { TransformRunnerOptions } from "./options.js";
 import type { TransformInput, TransformOutcome, TransformResult } from "./types.js";
+
+export type PatternMatchResult =
+  | { ok: true; results: Array<boolean | string> }
+  | { ok: false; error: string };
 
 export interface TransformRunner {
   /** Runs one transform. Safe to call concurrently; never rejects for problems of user code. */
   run(input: TransformInput): Promise<TransformResult>;
+  /**
+   * Tests each value against its pattern on the linear-time engine, off the event loop and under
+   * `offloadTimeoutMs`: true or false per check, or why its pattern cannot run.
+   */
+  matchPatterns(
+    checks: ReadonlyArray<{ source: string; value: string }>,
+  ): Promise<PatternMatchResult>;
   /** Stops the worker threads and sandbox processes; calls still waiting fail. */
   close(): Promise<void>;
 }
 
 /**
  * The executors of transform nodes, one runner per process (the worker's pipeline and the time
- * travel dry run share it): Handlebars on the calling thread, jq on the calling thread when the
+ * travel dry run share it): Handlebars on the calling thread for a slice of time (on an offload
+ * thread past it), jq on the calling thread when the
  * inline evaluator can answer exactly (jq/inline) and on worker threads otherwise, JavaScript in
  * isolates inside sandbox processes. Threads and processes start on first use.
  */
@@ -24,6 +37,12 @@ export function createTransformRunner(options: TransformRunnerOptions = {}): Tra
     cacheSize: settings.handlebarsCacheSize,
     maxOutputBytes: settings.maxOutputBytes,
     maxIterations: settings.handlebarsMaxIterations,
+    sliceMs: settings.handlebarsSliceMs,
+  });
+  const offload = createOffloadPool({
+    threads: settings.offloadThreads,
+    timeoutMs: settings.offloadTimeoutMs,
+    memoryLimitMb: settings.offloadMemoryLimitMb,
   });
   const jq = createJqPool({
     workers: settings.jqWorkers,
@@ -31,6 +50,7 @@ export function createTransformRunner(options: TransformRunnerOptions = {}): Tra
     maxBatch: settings.jqMaxBatch,
     maxBatchBytes: settings.jqMaxBatchBytes,
     recycleMemoryBytes: settings.jqRecycleMemoryMb * 1024 * 1024,
+    memoryLimitBytes: settings.jqMemoryLimitMb * 1024 * 1024,
     maxOutputBytes: settings.maxOutputBytes,
     gatherMs: settings.jqGatherMs,
   });
@@ -59,8 +79,23 @@ export function createTransformRunner(options: TransformRunnerOptions = {}): Tra
 
   async function execute(input: TransformInput): Promise<TransformOutcome> {
     switch (input.mode) {
-      case "handlebars":
-        return handlebars.render(input.template, input.payload);
+      case "handlebars": {
+        const inline = handlebars.render(input.template, input.payload);
+        if (inline !== GIVE_WAY) return inline;
+        const json = input.payloadJson ?? payloadJson(input.payload);
+        if (json === undefined) return TOO_DEEP;
+        const result = await offload.run({
+          type: "handlebars",
+          template: input.template,
+          payloadJson: json,
+          maxOutputBytes: settings.maxOutputBytes,
+          maxIterations: settings.handlebarsMaxIterations,
+        });
+        if (!result.ok) return { ok: false, error: `handlebars template ${result.error}` };
+        return result.answer.type === "handlebars"
+          ? result.answer.outcome
+          : { ok: false, error: "handlebars template got a wrong answer" };
+      }
       case "jq": {
         const json = input.payloadJson ?? payloadJson(input.payload);
         if (json === undefined) return TOO_DEEP;
@@ -101,9 +136,22 @@ export function createTransformRunner(options: TransformRunnerOptions = {}): Tra
         if (--inFlight === 0) clearInterval(keepAlive);
       }
     },
+    async matchPatterns(checks) {
+      if (closed) throw new Error("the transform runner is closed");
+      if (inFlight++ === 0) keepAlive = setInterval(() => undefined, 60_000);
+      try {
+        const result = await offload.run({ type: "patterns", checks: [...checks] });
+        if (!result.ok) return { ok: false, error: `pattern matching ${result.error}` };
+        return result.answer.type === "patterns"
+          ? { ok: true, results: result.answer.results }
+          : { ok: false, error: "pattern matching got a wrong answer" };
+      } finally {
+        if (--inFlight === 0) clearInterval(keepAlive);
+      }
+    },
     async close() {
       closed = true;
-      await Promise.all([jq.close(), js.close()]);
+      await Promise.all([jq.close(), js.close(), offload.close()]);
     },
   };
 }

@@ -113,3 +113,29 @@ describe("hostile jq programs", () => {
     expect(hostHeapUsed() - heapBefore).toBeLessThan(64 * 1024 * 1024);
   });
 });
+
+describe("jq's memory limit", () => {
+  let limited: TransformRunner;
+  beforeAll(() => {
+    limited = createTransformRunner({ jqWorkers: 1, jqInline: false, jqMemoryLimitMb: 32 });
+  });
+  afterAll(async () => {
+    await limited.close();
+  });
+  const runLimited = (template: string, payload: unknown = { n: 1 }) =>
+    limited.run({ mode: "jq", template, payload, context });
+
+  it("fails a program that allocates past it, and the pool recovers", async () => {
+    // About 48 MB of string: within jq-wasm's own 256 MB ceiling, past this runner's 32 MB.
+    const result = await runLimited('"x" * 48000000 | length');
+    expect(result).toMatchObject({ ok: false, error: "jq program ran out of memory" });
+    expect(await runLimited("{doubled: (.n * 2)}", { n: 21 })).toMatchObject({
+      ok: true,
+      output: { doubled: 42 },
+    });
+  });
+
+  it("still runs programs that fit", async () => {
+    expect(await runLimited('"x" * 4000000 | length')).toMatchObject({ ok: true, output: 4000000 });
+  });
+});

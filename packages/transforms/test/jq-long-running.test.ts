@@ -27,7 +27,7 @@ function startThread(): Thread {
   const waiting: ((message: JqWorkerMessage) => void)[] = [];
   const arrived: JqWorkerMessage[] = [];
   let crashed = "";
-  const thread = startJqWorker(wasmModule, {
+  const thread = startJqWorker(wasmModule, 128 * 1024 * 1024, {
     onMessage(raw) {
       const message = JqWorkerMessage.parse(raw);
       const waiter = waiting.shift();

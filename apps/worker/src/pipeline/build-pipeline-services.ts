@@ -50,6 +50,7 @@ export function buildPipelineServices(options: {
     logger,
     steps: options.steps,
     transform: createTransformRunnerPort(runner),
+    patterns: { match: (checks) => runner.matchPatterns(checks) },
     approvals: createApprovalNotifier({
       db: options.db,
       mailer,

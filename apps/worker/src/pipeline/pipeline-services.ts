@@ -4,6 +4,7 @@ import {
   type EnginePorts,
   MERGE_TIMEOUT_SECONDS,
   type MergePort,
+  type PatternPort,
   type RateLimitPort,
   stepJson,
   type TransformPort,
@@ -21,6 +22,7 @@ import { createRedisNodeRateLimit } from "./ports/redis-node-rate-limit.js";
 export interface PipelineServices {
   graphs: GraphCache;
   transform: TransformPort;
+  patterns: PatternPort;
   rateLimit: RateLimitPort;
   merge: MergePort;
   approvals: ApprovalNotifier;
@@ -43,6 +45,7 @@ export function createPipelineServices(options: {
   logger: Logger;
   steps: StepReporter;
   transform: TransformPort;
+  patterns: PatternPort;
   approvals: ApprovalNotifier;
   delayScale: number;
   now: () => Date;
@@ -61,12 +64,14 @@ export function createPipelineServices(options: {
   return {
     graphs,
     transform: options.transform,
+    patterns: options.patterns,
     rateLimit,
     merge,
     approvals: options.approvals,
     delayScale,
     portsFor: (eventId) => ({
       transform: options.transform,
+      patterns: options.patterns,
       rateLimit,
       merge,
       now: () => options.now().getTime(),

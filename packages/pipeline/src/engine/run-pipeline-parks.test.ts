@@ -296,6 +296,7 @@ describe("dry-run ports", () => {
     const asked: string[] = [];
     const ports = createDryRunPorts({
       transform: { run: async () => ({ ok: false, error: "unused" }) },
+      patterns: { match: async () => ({ ok: false, error: "unused" }) },
       peekRateLimit: async ({ member }) => {
         asked.push(member);
         return { allowed: true };

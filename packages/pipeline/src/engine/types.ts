@@ -1,6 +1,7 @@
 import type { PayloadFilter } from "@hookflow/domain";
 import type { MergeAnswer, MergeArrival, MergeKey } from "../executors/merge.js";
 import type { RateLimitAnswer } from "../executors/rate-limit.js";
+import type { PatternPort } from "../executors/schema-validator.js";
 import type { NodeType } from "../families/common.js";
 import type { TransformNodeConfig } from "../families/definitions.js";
 import type { PipelineGraph } from "../graph/build-graph.js";
@@ -104,6 +105,8 @@ export interface MergePort {
 
 export interface EnginePorts {
   transform: TransformPort;
+  /** Runs the schema-validator pattern checks too costly for the event loop. */
+  patterns: PatternPort;
   rateLimit: RateLimitPort;
   merge: MergePort;
   /** Epoch ms. */

@@ -1,12 +1,17 @@
 import type { SchemaField, SchemaValidatorConfig } from "../families/definitions.js";
-import { isSafePattern } from "./safe-pattern.js";
-import { validateSchema } from "./schema-validator.js";
+import { inProcessPatternPort } from "../testing/fake-ports.js";
+import { INLINE_PATTERN_BUDGET } from "./inline-patterns.js";
+import { validateSchema as validate } from "./schema-validator.js";
 import { matchesFormat } from "./value-formats.js";
 
 const field = (f: Partial<SchemaField> & Pick<SchemaField, "path" | "type">): SchemaField => ({
   required: false,
   ...f,
 });
+
+const offloaded: number[] = [];
+const validateSchema = (config: SchemaValidatorConfig, payload: unknown) =>
+  validate(config, payload, inProcessPatternPort(offloaded));
 
 const schema = (fields: SchemaField[], strictMode = false): SchemaValidatorConfig => ({
   strictMode,
@@ -131,14 +136,14 @@ describe("validateSchema", () => {
       ["n: expected integer, got string"],
     ],
   ];
-  it.each(cases)("%s", (_name, f, payload, expected) => {
-    const result = validateSchema(schema([f]), payload);
+  it.each(cases)("%s", async (_name, f, payload, expected) => {
+    const result = await validateSchema(schema([f]), payload);
     if (expected === "ok") expect(result).toEqual({ ok: true });
     else expect(result).toEqual({ ok: false, errors: expected });
   });
 
-  it("reports every failing field, not just the first", () => {
-    const result = validateSchema(
+  it("reports every failing field, not just the first", async () => {
+    const result = await validateSchema(
       schema([
         field({ path: "a", type: "string", required: true }),
         field({ path: "b", type: "number", required: true }),
@@ -148,20 +153,62 @@ describe("validateSchema", () => {
     expect(result).toEqual({ ok: false, errors: ["a: is required", "b: is required"] });
   });
 
-  it("refuses to run a pattern with nested unbounded repetition", () => {
-    const result = validateSchema(
-      schema([field({ path: "s", type: "string", constraints: { pattern: "^(a+)+$" } })]),
-      { s: `${"a".repeat(40)}!` },
+  it("answers a catastrophic pattern in linear time", async () => {
+    const result = await validateSchema(
+      schema([field({ path: "s", type: "string", constraints: { pattern: "^(a|a)*$" } })]),
+      { s: `${"a".repeat(26)}!` },
     );
-    expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.errors[0]).toMatch(/pattern rejected/);
+    expect(result).toEqual({ ok: false, errors: ["s: must match pattern ^(a|a)*$"] });
   });
 
-  it("caps the number of errors it reports", () => {
+  it("reports a stored pattern the engine cannot run as rejected", async () => {
+    const result = await validateSchema(
+      schema([field({ path: "s", type: "string", constraints: { pattern: "(a)\\1" } })]),
+      { s: "aa" },
+    );
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.errors[0]).toMatch(/^s: pattern rejected \(not supported/);
+  });
+
+  it("matches cheap checks inline and sends costly ones to the pattern port, in field order", async () => {
+    offloaded.length = 0;
+    const long = "b".repeat(INLINE_PATTERN_BUDGET);
+    const result = await validateSchema(
+      schema([
+        field({ path: "a", type: "string", constraints: { pattern: "^a+$" } }),
+        field({ path: "long", type: "string", constraints: { pattern: "^a+$" } }),
+        field({ path: "c", type: "string", constraints: { pattern: "^c$" } }),
+      ]),
+      { a: "x", long, c: "x" },
+    );
+    expect(offloaded).toEqual([1]);
+    expect(result).toEqual({
+      ok: false,
+      errors: [
+        "a: must match pattern ^a+$",
+        "long: must match pattern ^a+$",
+        "c: must match pattern ^c$",
+      ],
+    });
+  });
+
+  it("fails the node when the pattern port cannot answer", async () => {
+    const result = await validate(
+      schema([field({ path: "s", type: "string", constraints: { pattern: "^a+$" } })]),
+      { s: "a".repeat(INLINE_PATTERN_BUDGET) },
+      { match: async () => ({ ok: false, error: "exceeded the 100 ms time limit" }) },
+    );
+    expect(result).toEqual({
+      ok: false,
+      errors: ["pattern matching failed: exceeded the 100 ms time limit"],
+    });
+  });
+
+  it("caps the number of errors it reports", async () => {
     const fields = Array.from({ length: 60 }, (_, i) =>
       field({ path: `f${i}`, type: "string", required: true }),
     );
-    const result = validateSchema(schema(fields), {});
+    const result = await validateSchema(schema(fields), {});
     expect(result.ok).toBe(false);
     if (!result.ok) {
       expect(result.errors).toHaveLength(51);
@@ -174,41 +221,45 @@ describe("strict mode", () => {
   const strict = (fields: SchemaField[], payload: unknown) =>
     validateSchema(schema(fields, true), payload);
 
-  it("rejects top-level fields that are not listed", () => {
-    expect(strict([field({ path: "a", type: "string" })], { a: "x", b: 1 })).toEqual({
-      ok: false,
-      errors: ["b: not allowed (strict mode)"],
-    });
+  it("rejects top-level fields that are not listed", async () => {
+    await expect(strict([field({ path: "a", type: "string" })], { a: "x", b: 1 })).resolves.toEqual(
+      {
+        ok: false,
+        errors: ["b: not allowed (strict mode)"],
+      },
+    );
   });
 
-  it("accepts anything inside a listed object that has no listed children", () => {
-    expect(
+  it("accepts anything inside a listed object that has no listed children", async () => {
+    await expect(
       strict([field({ path: "customer", type: "object" })], { customer: { id: 1, extra: true } }),
-    ).toEqual({ ok: true });
+    ).resolves.toEqual({ ok: true });
   });
 
-  it("checks the keys of an object whose children are listed", () => {
-    expect(
+  it("checks the keys of an object whose children are listed", async () => {
+    await expect(
       strict([field({ path: "customer.id", type: "integer" })], { customer: { id: 1, name: "x" } }),
-    ).toEqual({ ok: false, errors: ["customer.name: not allowed (strict mode)"] });
+    ).resolves.toEqual({ ok: false, errors: ["customer.name: not allowed (strict mode)"] });
   });
 
-  it("checks an array item only when a listed path names its index", () => {
+  it("checks an array item only when a listed path names its index", async () => {
     const fields = [field({ path: "items.0.sku", type: "string" })];
-    expect(strict(fields, { items: [{ sku: "a", price: 1 }, { anything: true }] })).toEqual({
+    await expect(
+      strict(fields, { items: [{ sku: "a", price: 1 }, { anything: true }] }),
+    ).resolves.toEqual({
       ok: false,
       errors: ["items.0.price: not allowed (strict mode)"],
     });
   });
 
-  it("accepts a payload whose fields are all listed, optional ones absent", () => {
+  it("accepts a payload whose fields are all listed, optional ones absent", async () => {
     const fields = [field({ path: "a", type: "string" }), field({ path: "b.c", type: "number" })];
-    expect(strict(fields, { a: "x" })).toEqual({ ok: true });
+    await expect(strict(fields, { a: "x" })).resolves.toEqual({ ok: true });
   });
 
-  it("never rejects a scalar or array root", () => {
-    expect(strict([], [1, 2])).toEqual({ ok: true });
-    expect(strict([], "text")).toEqual({ ok: true });
+  it("never rejects a scalar or array root", async () => {
+    await expect(strict([], [1, 2])).resolves.toEqual({ ok: true });
+    await expect(strict([], "text")).resolves.toEqual({ ok: true });
   });
 });
 
@@ -232,25 +283,5 @@ describe("matchesFormat", () => {
   ];
   it.each(cases)("%s %s -> %s", (format, value, expected) => {
     expect(matchesFormat(format, value)).toBe(expected);
-  });
-});
-
-describe("isSafePattern", () => {
-  const cases: Array<[string, boolean]> = [
-    ["^[a-z]+$", true],
-    ["^\\d{4}-\\d{2}-\\d{2}$", true],
-    ["^(foo|bar)+$", true],
-    ["^(ab)*c$", true],
-    ["^(a+)+$", false],
-    ["(\\w*)*x", false],
-    ["((a)*)*", false],
-    ["(a+){2,}", false],
-    ["(.*a){20}", false],
-    ["(a)\\1*", true],
-    ["([a-z]\\1)+", false],
-    ["[(+)]+", true],
-  ];
-  it.each(cases)("%s -> %s", (pattern, safe) => {
-    expect(isSafePattern(pattern)).toBe(safe);
   });
 });

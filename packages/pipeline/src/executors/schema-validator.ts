@@ -4,7 +4,7 @@ import type {
   SchemaFieldConstraints,
   SchemaValidatorConfig,
 } from "../families/definitions.js";
-import { isSafePattern } from "./safe-pattern.js";
+import { createInlinePatterns, type InlinePatterns } from "./inline-patterns.js";
 import { checkStrictMode } from "./strict-mode.js";
 import { matchesFormat } from "./value-formats.js";
 
@@ -50,28 +50,35 @@ function show(value: unknown): string {
   return JSON.stringify(value) ?? String(value);
 }
 
+/** A pattern check left for the pattern port (too costly for the event loop). */
+export interface PatternCheck {
+  source: string;
+  value: string;
+}
+
+/** Matches patterns off the event loop, under a time limit (the worker's and api's runner). */
+export interface PatternPort {
+  match(
+    checks: readonly PatternCheck[],
+  ): Promise<{ ok: true; results: Array<boolean | string> } | { ok: false; error: string }>;
+}
+
+/** An error, or the index of a pattern check whose answer decides one. */
+type Finding = string | { check: number; path: string };
+
 /**
  * The constraints that apply to the value's type: `min`/`max` to numbers, `minLength`/
  * `maxLength` to strings and arrays, `pattern` and `format` to strings, `enum` to anything
  * (compared as JSON scalars). A constraint that does not apply to the value's type is ignored
  * (the type check already reports a mismatch).
  */
-/** Compiled patterns by source (null: refused as unsafe), so events do not recompile them. */
-const PATTERNS = new Map<string, RegExp | null>();
-const PATTERN_CACHE_MAX = 1000;
-
-function compiledPattern(source: string): RegExp | null {
-  let compiled = PATTERNS.get(source);
-  if (compiled === undefined) {
-    compiled = isSafePattern(source) ? new RegExp(source, "u") : null;
-    if (PATTERNS.size >= PATTERN_CACHE_MAX) PATTERNS.clear();
-    PATTERNS.set(source, compiled);
-  }
-  return compiled;
-}
-
-function checkConstraints(path: string, value: unknown, c: SchemaFieldConstraints): string[] {
-  const errors: string[] = [];
+function checkConstraints(
+  path: string,
+  value: unknown,
+  c: SchemaFieldConstraints,
+  patterns: InlinePatterns,
+): Finding[] {
+  const errors: Finding[] = [];
   if (typeof value === "number") {
     if (c.min !== undefined && value < c.min) errors.push(`${path}: must be >= ${c.min}`);
     if (c.max !== undefined && value > c.max) errors.push(`${path}: must be <= ${c.max}`);
@@ -87,12 +94,9 @@ function checkConstraints(path: string, value: unknown, c: SchemaFieldConstraint
   }
   if (typeof value === "string") {
     if (c.pattern !== undefined) {
-      const pattern = compiledPattern(c.pattern);
-      if (pattern === null) {
-        errors.push(`${path}: pattern rejected (nested unbounded repetition could run for ever)`);
-      } else if (!pattern.test(value)) {
-        errors.push(`${path}: must match pattern ${c.pattern}`);
-      }
+      const verdict = patterns.test(c.pattern, value);
+      if (typeof verdict === "number") errors.push({ check: verdict, path });
+      else if (verdict !== true) errors.push(patternError(path, c.pattern, verdict));
     }
     if (c.format !== undefined && !matchesFormat(c.format, value)) {
       errors.push(`${path}: must be a valid ${c.format}`);
@@ -104,13 +108,20 @@ function checkConstraints(path: string, value: unknown, c: SchemaFieldConstraint
   return errors;
 }
 
-function checkField(payload: unknown, field: SchemaField): string[] {
+/** `false`: no match; a string: the pattern cannot run. */
+function patternError(path: string, source: string, verdict: false | string): string {
+  return verdict === false
+    ? `${path}: must match pattern ${source}`
+    : `${path}: pattern rejected (${verdict})`;
+}
+
+function checkField(payload: unknown, field: SchemaField, patterns: InlinePatterns): Finding[] {
   const { found, value } = getPath(payload, field.path);
   if (!found) return field.required ? [`${field.path}: is required`] : [];
   if (!hasType(value, field.type)) {
     return [`${field.path}: expected ${field.type}, got ${typeOf(value)}`];
   }
-  return field.constraints ? checkConstraints(field.path, value, field.constraints) : [];
+  return field.constraints ? checkConstraints(field.path, value, field.constraints, patterns) : [];
 }
 
 /**
@@ -118,14 +129,34 @@ function checkField(payload: unknown, field: SchemaField): string[] {
  * dot notation with numeric array indexes, as in filters. A field that is absent fails only when
  * `required`; a field holding `null` is present and must have type `null`. With `strictMode`,
  * fields the schema does not list are rejected (see `checkStrictMode` for what "listed" means).
- * Pure and synchronous; every problem is reported, not just the first.
+ * Every problem is reported, not just the first. Patterns run on the linear-time engine, on the
+ * calling thread while their cost fits the inline budget and through `port` (off the event loop,
+ * under a time limit) beyond it.
  */
-export function validateSchema(
+export async function validateSchema(
   config: SchemaValidatorConfig,
   payload: unknown,
-): SchemaValidationResult {
+  port: PatternPort,
+): Promise<SchemaValidationResult> {
+  const patterns = createInlinePatterns();
+  const findings: Finding[] = [];
+  for (const field of config.fields) findings.push(...checkField(payload, field, patterns));
+  let answers: Array<boolean | string> = [];
+  if (patterns.deferred.length > 0) {
+    const matched = await port.match(patterns.deferred);
+    if (!matched.ok) return { ok: false, errors: [`pattern matching failed: ${matched.error}`] };
+    answers = matched.results;
+  }
   const errors: string[] = [];
-  for (const field of config.fields) errors.push(...checkField(payload, field));
+  for (const finding of findings) {
+    if (typeof finding === "string") {
+      errors.push(finding);
+      continue;
+    }
+    const check = patterns.deferred[finding.check] as PatternCheck;
+    const answer = answers[finding.check] ?? "no answer";
+    if (answer !== true) errors.push(patternError(finding.path, check.source, answer));
+  }
   if (config.strictMode) errors.push(...checkStrictMode(config.fields, payload));
   if (errors.length === 0) return { ok: true };
   if (errors.length > MAX_SCHEMA_ERRORS) {

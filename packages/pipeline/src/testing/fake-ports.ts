@@ -1,6 +1,8 @@
+import { compileUserPattern } from "@hookflow/domain";
 import type { EnginePorts, StepDraft, TransformOutput, TransformPort } from "../engine/types.js";
 import { MemoryMergeStore } from "../executors/merge.js";
 import type { RateLimitAnswer } from "../executors/rate-limit.js";
+import type { PatternPort } from "../executors/schema-validator.js";
 
 /**
  * In-memory ports for engine tests (pure code: fakes of ports, no mocks of Postgres or Redis).
@@ -32,6 +34,22 @@ export function fakeTransformPort(calls: string[] = []): TransformPort {
       calls.push(`${context.nodeId}:${template}`);
       const transform = FAKE_TRANSFORMS[template];
       return transform ? transform(payload) : { ok: false, error: `unknown template ${template}` };
+    },
+  };
+}
+
+/** Pattern checks on the calling thread, without a time limit (the engine's tests). */
+export function inProcessPatternPort(calls: number[] = []): PatternPort {
+  return {
+    match: async (checks) => {
+      calls.push(checks.length);
+      return {
+        ok: true,
+        results: checks.map(({ source, value }) => {
+          const compiled = compileUserPattern(source);
+          return compiled.ok ? compiled.pattern.test(value) : compiled.error;
+        }),
+      };
     },
   };
 }
@@ -81,6 +99,7 @@ export function fakePorts(options: { now?: number; delayScale?: number } = {}): 
     window,
     mergeStore,
     transform: fakeTransformPort(transformCalls),
+    patterns: inProcessPatternPort(),
     rateLimit: { acquire: (input) => window.acquire(input) },
     merge: { arrive: (a) => mergeStore.arrive(a), expire: (k) => mergeStore.expire(k) },
     now: () => clock.now,

@@ -1,6 +1,11 @@
-import { createHandlebarsEngine } from "./handlebars-engine.js";
+import { createHandlebarsEngine, GIVE_WAY } from "./handlebars-engine.js";
 
-const engine = createHandlebarsEngine({ cacheSize: 50, maxOutputBytes: 4096, maxIterations: 200 });
+const engine = createHandlebarsEngine({
+  cacheSize: 50,
+  maxOutputBytes: 4096,
+  maxIterations: 200,
+  sliceMs: Number.POSITIVE_INFINITY,
+});
 
 describe("handlebars engine", () => {
   it.each([
@@ -82,8 +87,29 @@ describe("handlebars engine", () => {
   ])("fails on %s", (_name, template, message) => {
     const payload = { a: Array.from({ length: 10 }, (_, i) => i), big: "x".repeat(1000) };
     const result = engine.render(template, payload);
-    expect(result.ok).toBe(false);
-    expect(result.ok ? "" : result.error).toMatch(message);
+    expect(result).toMatchObject({ ok: false, error: expect.stringMatching(message) });
+  });
+
+  it("counts what json serializes even when nothing is written", () => {
+    const payload = { a: Array.from({ length: 10 }, (_, i) => i), big: "x".repeat(4000) };
+    expect(engine.render("{{#each a}}{{#if (json @root)}}{{/if}}{{/each}}", payload)).toEqual({
+      ok: false,
+      error: "template exceeds its budget of 32768 characters written or serialized",
+    });
+  });
+
+  it("gives way once a render runs past its slice, and so do the template's later renders", () => {
+    const sliced = createHandlebarsEngine({
+      cacheSize: 50,
+      maxOutputBytes: 1024 * 1024,
+      maxIterations: 1_000_000,
+      sliceMs: 0,
+    });
+    const items = Array.from({ length: 100 }, (_, i) => i);
+    const template = "{{#each items}}{{this}}{{/each}}";
+    expect(sliced.render(template, { items })).toBe(GIVE_WAY);
+    expect(sliced.render(template, { items: [] })).toBe(GIVE_WAY);
+    expect(sliced.render('{"a": {{a}}}', { a: 1 })).toEqual({ ok: true, output: { a: 1 } });
   });
 
   it("does not reach prototype properties or methods", () => {

@@ -35,10 +35,12 @@ export function registerTemplateHelpers(
     budget()?.write(written.length);
     return written;
   });
-  env.registerHelper(
-    "json",
-    (value: unknown) => new Handlebars.SafeString(JSON.stringify(value ?? null) ?? "null"),
-  );
+  env.registerHelper("json", (value: unknown) => {
+    // Serializing is the costly part of `json`: counted even when the text is never written.
+    const text = JSON.stringify(value ?? null) ?? "null";
+    budget()?.write(text.length);
+    return new Handlebars.SafeString(text);
+  });
   env.registerHelper("eq", (a: unknown, b: unknown) => a === b);
   env.registerHelper("ne", (a: unknown, b: unknown) => a !== b);
   env.registerHelper("default", (value: unknown, fallback: unknown) =>
@@ -60,6 +62,15 @@ export function registerTemplateHelpers(
     };
     return builtinEach.call(this, context, counted);
   });
+
+  // Every helper call is a step of the render's budget (the clock of an inline render).
+  for (const [name, helper] of Object.entries(env.helpers)) {
+    const original = helper as (...args: unknown[]) => unknown;
+    env.registerHelper(name, function (this: unknown, ...args: unknown[]) {
+      budget()?.step();
+      return original.apply(this, args);
+    });
+  }
 }
 
 /** Helpers templates may call; Handlebars' own `log` and the missing-helper hooks are not. */

@@ -21,6 +21,8 @@ export interface JqPoolOptions {
   maxBatch: number;
   maxBatchBytes: number;
   recycleMemoryBytes: number;
+  /** jq's WebAssembly memory may not grow past this: a program needing more fails. */
+  memoryLimitBytes: number;
   maxOutputBytes: number;
   /**
    * Runs of a key under load start at most this often, so calls gather into batches: a batch
@@ -83,7 +85,7 @@ export function createJqPool(options: JqPoolOptions): JqPool {
     loadModule().then(
       (module) => {
         if (closed || slot.worker) return;
-        const worker: JqWorkerThread = startJqWorker(module, {
+        const worker: JqWorkerThread = startJqWorker(module, options.memoryLimitBytes, {
           onMessage: (raw) => onMessage(slot, worker, raw),
           onCrash: (reason) => onCrash(slot, worker, reason),
         });

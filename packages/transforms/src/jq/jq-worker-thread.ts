@@ -40,14 +40,18 @@ export interface JqWorkerThread {
  * on their own port so a pool whose time limit fires can first collect a reply that arrived but
  * was not dispatched yet because the event loop was busy.
  */
-export function startJqWorker(module: WasmModule, handlers: JqWorkerHandlers): JqWorkerThread {
+export function startJqWorker(
+  module: WasmModule,
+  memoryLimitBytes: number,
+  handlers: JqWorkerHandlers,
+): JqWorkerThread {
   const { port1: replies, port2: replyPort } = new MessageChannel();
   const { port1: commands, port2: commandPort } = new MessageChannel();
   // The thread blocks (Atomics.wait) on this counter between batches, inside jq's `main`.
   const signal = new SharedArrayBuffer(4);
   const counter = new Int32Array(signal);
   const worker = new Worker(WORKER_URL, {
-    workerData: { wasmModule: module, replyPort, commandPort, signal },
+    workerData: { wasmModule: module, replyPort, commandPort, signal, memoryLimitBytes },
     transferList: [replyPort, commandPort],
     resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
   });

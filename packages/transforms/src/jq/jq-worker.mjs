@@ -17,6 +17,8 @@ if (!parentPort) throw new Error("jq-worker.mjs runs as a worker thread");
 const port = workerData.replyPort;
 /** @type {import("node:worker_threads").MessagePort} commands come here */
 const commands = workerData.commandPort;
+/** jq's memory may not grow past this: a refused growth is jq's out-of-memory abort. */
+const memoryLimitBytes = Number(workerData.memoryLimitBytes);
 /** Bumped by the pool after each command, so a thread blocked in a read wakes up. */
 const signal = new Int32Array(workerData.signal);
 
@@ -216,6 +218,9 @@ const jq = await loadJq({
             if (fd === inputFd) inputFd = -1;
             return original(fd);
           };
+        } else if (original.name === "_emscripten_resize_heap") {
+          table[name] = (/** @type {number} */ size) =>
+            size >>> 0 > memoryLimitBytes ? 0 : original(size);
         } else if (original.name === "_fd_read") table[name] = readHook(original);
         else if (original.name === "_fd_write") table[name] = writeHook(original);
       }

@@ -4,6 +4,7 @@ import {
   type EnginePorts,
   type ParkDecision,
   type PathOutcome,
+  type PatternPort,
   type PipelineGraph,
   type PipelineNode,
   type RunResult,
@@ -52,6 +53,7 @@ export interface ContractHealthInput {
   /** Newest first. */
   events: readonly SampledEvent[];
   transform: TransformPort;
+  patterns: PatternPort;
   /** Epoch ms for the engine (park times; nothing waits). */
   now: () => number;
   delayScale: number;
@@ -122,6 +124,7 @@ async function judgeEvent(
 ): Promise<Judged> {
   const ports: EnginePorts = createDryRunPorts({
     transform: budgeted(input),
+    patterns: input.patterns,
     now: input.now,
     delayScale: input.delayScale,
   });

@@ -128,6 +128,7 @@ export function registerContractHealth(app: ApiApp, services: ApiServices): void
           payloadText: row.body,
         })),
         transform,
+        patterns: { match: (checks) => services.patternPort().match(checks) },
         now: () => services.now().getTime(),
         delayScale: services.config.delayScale,
         outOfTime: () => performance.now() >= deadline,

@@ -30,7 +30,11 @@ const route = createRoute({
     "Runs the event's stored payload through the graph the snapshot froze (its payload filters " +
     "and every node reachable from the event's webhook, as they were when the snapshot was " +
     "saved) with every side effect off: nothing is delivered, forwarded, parked, counted or " +
-    "stored, and the event is not changed. Transforms run for real in their sandbox; rate " +
+    "stored, and the event is not changed. Transforms run for real in their sandbox, under " +
+    "their limits (JavaScript 50 ms, jq 100 ms and 128 MB, Handlebars 2 ms on the server's " +
+    "event loop then 100 ms on a worker thread), and validator patterns run on a linear-time " +
+    "engine (checks costlier than about 2 ms off the event loop, 100 ms at most); a node over " +
+    "a limit shows as failed with the limit in its error; rate " +
     "limiters assume a free slot; delays and approvals report where the event would wait. " +
     "Each step's result is passed, forwarded, blocked, failed, parked or would_deliver. 400 " +
     "when the snapshot does not show the event's webhook; 403 when the event would pass a " +
@@ -79,6 +83,7 @@ export function registerTimeTravel(app: ApiApp, services: ApiServices): void {
     }
     const ports = createDryRunPorts({
       transform: services.transformPort(),
+      patterns: services.patternPort(),
       now: () => services.now().getTime(),
       delayScale: services.config.delayScale,
     });

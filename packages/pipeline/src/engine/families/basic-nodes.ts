@@ -47,8 +47,8 @@ export const transformExecutor: NodeExecutor<"transform"> = {
 };
 
 export const schemaValidatorExecutor: NodeExecutor<"schemaValidator"> = {
-  run: async ({ node, path }) => {
-    const result = validateSchema(node.config, path.payload);
+  run: async ({ node, path, ports }) => {
+    const result = await validateSchema(node.config, path.payload, ports.patterns);
     if (result.ok) return { kind: "pass", path };
     return { kind: "failed", error: result.errors.join("; "), failure: "validation" };
   },

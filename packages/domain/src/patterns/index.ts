@@ -1,0 +1,2 @@
+export * from "./pattern-size.js";
+export * from "./user-pattern.js";
