@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseTrustedProxies } from "./trusted-proxies.js";
 
 const bool = (fallback: boolean) =>
   z
@@ -45,6 +46,18 @@ export const RawEnv = z.object({
   DELIVERY_TIMEOUT_MS: int(10_000, 100),
   WORKER_CONCURRENCY: int(200, 1),
   INGRESS_RATE_LIMIT_PER_SECOND: int(0, 0),
+  TRUSTED_PROXIES: z
+    .string()
+    .optional()
+    .superRefine((value, ctx) => {
+      const parsed = parseTrustedProxies(value ?? "");
+      if (!parsed.ok) {
+        ctx.addIssue({
+          code: "custom",
+          message: `not an address, CIDR or preset (loopback, linklocal, uniquelocal, private): ${parsed.invalid.join(", ")}`,
+        });
+      }
+    }),
   SMTP_URL: unsetWhenEmpty(
     z
       .string()

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { z } from "zod";
 import { RawEnv } from "./env-schema.js";
+import { type ProxyNetwork, parseTrustedProxies } from "./trusted-proxies.js";
 
 export interface HookflowConfig {
   nodeEnv: RawEnv["NODE_ENV"];
@@ -24,6 +25,8 @@ export interface HookflowConfig {
   deliveryTimeoutMs: number;
   workerConcurrency: number;
   ingressRateLimitPerSecond: number;
+  /** Peers whose `X-Forwarded-For` is believed (empty: none, the TCP peer is the client). */
+  trustedProxies: ProxyNetwork[];
   /** The operator's SMTP server; null keeps mail in the local outbox. */
   smtpUrl: string | null;
   /** From header of the mail Hookflow sends. */
@@ -41,6 +44,12 @@ function describe(error: z.ZodError): string {
 
 function decodeKey(value: string): Buffer {
   return value.length === 64 ? Buffer.from(value, "hex") : Buffer.from(value, "base64");
+}
+
+function trustedNetworks(text: string): ProxyNetwork[] {
+  const parsed = parseTrustedProxies(text);
+  // The schema already refused invalid entries.
+  return parsed.ok ? parsed.networks : [];
 }
 
 /**
@@ -115,6 +124,7 @@ export function loadConfig(env: Record<string, string | undefined>): HookflowCon
     deliveryTimeoutMs: raw.DELIVERY_TIMEOUT_MS,
     workerConcurrency: raw.WORKER_CONCURRENCY,
     ingressRateLimitPerSecond: raw.INGRESS_RATE_LIMIT_PER_SECOND,
+    trustedProxies: trustedNetworks(raw.TRUSTED_PROXIES ?? ""),
     smtpUrl: raw.SMTP_URL ?? null,
     mailFrom: raw.MAIL_FROM ?? `Hookflow <hookflow@${new URL(publicBaseUrl).hostname}>`,
     logLevel: raw.LOG_LEVEL,
