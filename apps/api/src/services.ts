@@ -1,5 +1,6 @@
 import type { HookflowConfig } from "@hookflow/config";
 import { createDb, type DbHandle } from "@hookflow/db";
+import { type ClientAddressResolver, createClientAddressResolver } from "@hookflow/domain";
 import { createLogger, createMetrics, type Logger, type Metrics } from "@hookflow/observability";
 import { createTransformRunnerPort, type TransformPort } from "@hookflow/pipeline";
 import {
@@ -11,6 +12,17 @@ import {
 } from "@hookflow/queue";
 import { createTransformRunner, type TransformRunner } from "@hookflow/transforms";
 import { Redis } from "ioredis";
+import { type ApiMetrics, createApiMetrics } from "./http/api-metrics.js";
+import { createFixedWindow, type FixedWindow } from "./http/fixed-window.js";
+import {
+  createLoginThrottle,
+  type LoginThrottle,
+  type LoginThrottleLimits,
+} from "./identity/login-throttle.js";
+import { createPasswordHasher, type PasswordHasher } from "./identity/password-hasher.js";
+
+/** Password hashes running at once per api process (128 MiB of memory each). */
+const PASSWORD_HASH_CONCURRENCY = 2;
 
 export interface ApiServices {
   config: HookflowConfig;
@@ -21,7 +33,14 @@ export interface ApiServices {
   queues: DeliveryQueues;
   logger: Logger;
   metrics: Metrics;
+  apiMetrics: ApiMetrics;
   now: () => Date;
+  /** The client address of a request, believing X-Forwarded-For only from TRUSTED_PROXIES. */
+  clientAddress: ClientAddressResolver;
+  passwords: PasswordHasher;
+  loginThrottle: LoginThrottle;
+  /** Fixed-window counters in Redis (api rate limit, signups per address). */
+  fixedWindow: FixedWindow;
   /**
    * The engine's transform port for time travel. The sandboxed runner (jq threads, JavaScript
    * sandbox processes) is created on first use and closed with the services.
@@ -35,6 +54,8 @@ export interface BuildApiServicesOptions {
   logger?: Logger;
   metrics?: Metrics;
   now?: () => Date;
+  /** Login throttle numbers other than the documented ones (tests). */
+  loginThrottleLimits?: LoginThrottleLimits;
 }
 
 /** Composition root of the api: builds every long-lived part once. */
@@ -60,15 +81,21 @@ export function buildApiServices(options: BuildApiServicesOptions): ApiServices 
     }
     return transforms.port;
   };
+  const keys = redisKeys(config.redisPrefix);
   return {
     config,
     db,
     redis,
-    keys: redisKeys(config.redisPrefix),
+    keys,
     queues,
     logger,
     metrics,
+    apiMetrics: createApiMetrics(metrics),
     now: options.now ?? (() => new Date()),
+    clientAddress: createClientAddressResolver(config.trustedProxies),
+    passwords: createPasswordHasher({ concurrency: PASSWORD_HASH_CONCURRENCY }),
+    loginThrottle: createLoginThrottle({ redis, keys, limits: options.loginThrottleLimits }),
+    fixedWindow: createFixedWindow(redis),
     transformPort,
     close: async () => {
       await transforms?.runner.close();

@@ -1,8 +1,14 @@
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
 import { loadConfig } from "@hookflow/config";
 import { createLogger } from "@hookflow/observability";
 import { createTestDatabase, createTestRedisPrefix, type TestDatabase } from "@hookflow/testing";
 import { createApiApp } from "../src/app.js";
-import { type ApiServices, buildApiServices } from "../src/services.js";
+import {
+  type ApiServices,
+  type BuildApiServicesOptions,
+  buildApiServices,
+} from "../src/services.js";
 
 export interface ApiHarness {
   app: ReturnType<typeof createApiApp>;
@@ -19,11 +25,16 @@ export interface ApiHarness {
       headers?: Record<string, string>;
     },
   ) => Promise<{ status: number; body: any; headers: Headers }>;
+  /** Serves the app on a loopback port, for tests that need real sockets and client addresses. */
+  listen: () => Promise<{ url: string; port: number; close: () => Promise<void> }>;
   close: () => Promise<void>;
 }
 
 /** The real api against a database and Redis prefix of its own. */
-export async function startApi(env: Record<string, string> = {}): Promise<ApiHarness> {
+export async function startApi(
+  env: Record<string, string> = {},
+  options: Pick<BuildApiServicesOptions, "loginThrottleLimits"> = {},
+): Promise<ApiHarness> {
   const database = await createTestDatabase();
   const redis = createTestRedisPrefix();
   const config = loadConfig({
@@ -38,6 +49,7 @@ export async function startApi(env: Record<string, string> = {}): Promise<ApiHar
   const services = buildApiServices({
     config,
     logger: createLogger({ level: "silent", role: "api" }),
+    ...options,
   });
   const app = createApiApp(services);
   const call: ApiHarness["call"] = async (method, path, options = {}) => {
@@ -60,11 +72,22 @@ export async function startApi(env: Record<string, string> = {}): Promise<ApiHar
     }
     return { status: res.status, body: parsed, headers: res.headers };
   };
+  const listen: ApiHarness["listen"] = async () => {
+    const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
+    await new Promise<void>((resolve) => server.once("listening", () => resolve()));
+    const { port } = server.address() as AddressInfo;
+    return {
+      url: `http://127.0.0.1:${port}`,
+      port,
+      close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    };
+  };
   return {
     app,
     services,
     database,
     call,
+    listen,
     close: async () => {
       await services.close();
       await database.destroy();
