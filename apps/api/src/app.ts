@@ -6,6 +6,7 @@ import {
 } from "@hookflow/observability";
 import { authenticate } from "./auth/authenticate.js";
 import { type ApiApp, newApiApp } from "./http/api-app.js";
+import { bodyLimit, PUBLIC_BODY_LIMIT_BYTES } from "./http/body-limit.js";
 import { apiCors } from "./http/cors.js";
 import { isPublicPath } from "./http/public-paths.js";
 import { registerApprovalRoutes } from "./routes/approvals/register-approval-routes.js";
@@ -32,6 +33,13 @@ export function createApiApp(services: ApiServices): ApiApp {
   app.use("/api/*", apiCors());
   const auth = authenticate({ db: services.db.db, now: services.now });
   app.use("/api/*", async (c, next) => (isPublicPath(c.req.path) ? next() : auth(c, next)));
+  // Public routes take small bodies; the rest up to MAX_PAYLOAD_BYTES. Checked after the
+  // credential, so an anonymous caller cannot make the api read a large body.
+  const { maxPayloadBytes } = services.config;
+  app.use(
+    "/api/*",
+    bodyLimit((c) => (isPublicPath(c.req.path) ? PUBLIC_BODY_LIMIT_BYTES : maxPayloadBytes)),
+  );
 
   registerHealth(app, services);
   registerIdentityRoutes(app, services);

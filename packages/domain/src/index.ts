@@ -1,6 +1,7 @@
 export * from "./delivery/index.js";
 export * from "./errors.js";
 export * from "./hash-token.js";
+export * from "./http/read-body.js";
 export * from "./identity/password.js";
 export * from "./ids.js";
 export * from "./net/client-address.js";
