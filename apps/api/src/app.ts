@@ -1,3 +1,4 @@
+import { liveApiKeyListsOrigin } from "@hookflow/db";
 import {
   createErrorHandler,
   metricsHandler,
@@ -9,6 +10,7 @@ import { type ApiApp, newApiApp } from "./http/api-app.js";
 import { bodyLimit, PUBLIC_BODY_LIMIT_BYTES } from "./http/body-limit.js";
 import { apiCors } from "./http/cors.js";
 import { isPublicPath } from "./http/public-paths.js";
+import { hasRoute } from "./http/route-gate.js";
 import { registerApprovalRoutes } from "./routes/approvals/register-approval-routes.js";
 import { registerIdentityRoutes } from "./routes/auth/index.js";
 import { registerCanvasSnapshotRoutes } from "./routes/canvas-snapshots/register-canvas-snapshot-routes.js";
@@ -30,8 +32,14 @@ export function createApiApp(services: ApiServices): ApiApp {
   app.use("*", observeHttp({ role: "api", logger: services.logger, metrics: services.metrics }));
   app.get("/metrics", metricsHandler(services.metrics));
 
-  app.use("/api/*", apiCors());
-  const auth = authenticate({ db: services.db.db, now: services.now });
+  const db = services.db.db;
+  app.use(
+    "/api/*",
+    apiCors({ originListed: (origin) => liveApiKeyListsOrigin(db, origin, services.now()) }),
+  );
+  // An unknown route is 404 before any credential is asked for.
+  app.use("/api/*", async (c, next) => (hasRoute(c) ? next() : notFoundHandler(c)));
+  const auth = authenticate({ db, now: services.now });
   app.use("/api/*", async (c, next) => (isPublicPath(c.req.path) ? next() : auth(c, next)));
   // Public routes take small bodies; the rest up to MAX_PAYLOAD_BYTES. Checked after the
   // credential, so an anonymous caller cannot make the api read a large body.

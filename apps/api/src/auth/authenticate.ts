@@ -11,7 +11,13 @@ import { type Actor, SCOPES, type Scope } from "./actor.js";
 
 export const API_KEY_PREFIX = "hf_live_";
 
-export type AuthEnv = { Variables: { actor: Actor } };
+export type AuthEnv = {
+  Variables: {
+    actor: Actor;
+    /** Set when the request's key does not accept its `Origin`: CORS then allows nothing. */
+    originRefused?: boolean;
+  };
+};
 
 type Role = "owner" | "admin" | "member";
 
@@ -54,6 +60,7 @@ export function authenticate(options: AuthenticateOptions): MiddlewareHandler<Au
       if (!key) throw new UnauthorizedError("Invalid or revoked API key");
       if (key.expiresAt && key.expiresAt <= at) throw new UnauthorizedError("API key expired");
       if (!originAllowed(key.allowedOrigins, c.req.header("origin"))) {
+        c.set("originRefused", true);
         throw new ForbiddenError("Origin not allowed for this API key");
       }
       userId = key.ownerId;
