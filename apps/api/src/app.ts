@@ -7,6 +7,7 @@ import {
 } from "@hookflow/observability";
 import { authenticate } from "./auth/authenticate.js";
 import { type ApiApp, newApiApp } from "./http/api-app.js";
+import { apiRateLimit } from "./http/api-rate-limit.js";
 import { bodyLimit, PUBLIC_BODY_LIMIT_BYTES } from "./http/body-limit.js";
 import { apiCors } from "./http/cors.js";
 import { isPublicPath } from "./http/public-paths.js";
@@ -41,6 +42,16 @@ export function createApiApp(services: ApiServices): ApiApp {
   app.use("/api/*", async (c, next) => (hasRoute(c) ? next() : notFoundHandler(c)));
   const auth = authenticate({ db, now: services.now });
   app.use("/api/*", async (c, next) => (isPublicPath(c.req.path) ? next() : auth(c, next)));
+  app.use(
+    "/api/*",
+    apiRateLimit({
+      perMinute: services.config.apiRateLimitPerMinute,
+      window: services.fixedWindow,
+      keyOf: (credentialId) => services.keys.rateWindow(`api:${credentialId}`),
+      logger: services.logger,
+      onLimited: (kind) => services.apiMetrics.rateLimited.inc({ credential: kind }),
+    }),
+  );
   // Public routes take small bodies; the rest up to MAX_PAYLOAD_BYTES. Checked after the
   // credential, so an anonymous caller cannot make the api read a large body.
   const { maxPayloadBytes } = services.config;

@@ -46,6 +46,7 @@ export const RawEnv = z.object({
   DELIVERY_TIMEOUT_MS: int(10_000, 100),
   WORKER_CONCURRENCY: int(200, 1),
   INGRESS_RATE_LIMIT_PER_SECOND: int(0, 0),
+  API_RATE_LIMIT_PER_MINUTE: int(600, 0),
   TRUSTED_PROXIES: z
     .string()
     .optional()

@@ -25,6 +25,8 @@ export interface HookflowConfig {
   deliveryTimeoutMs: number;
   workerConcurrency: number;
   ingressRateLimitPerSecond: number;
+  /** Requests per minute per API key and per session on the api; 0 = unlimited. */
+  apiRateLimitPerMinute: number;
   /** Peers whose `X-Forwarded-For` is believed (empty: none, the TCP peer is the client). */
   trustedProxies: ProxyNetwork[];
   /** The operator's SMTP server; null keeps mail in the local outbox. */
@@ -124,6 +126,7 @@ export function loadConfig(env: Record<string, string | undefined>): HookflowCon
     deliveryTimeoutMs: raw.DELIVERY_TIMEOUT_MS,
     workerConcurrency: raw.WORKER_CONCURRENCY,
     ingressRateLimitPerSecond: raw.INGRESS_RATE_LIMIT_PER_SECOND,
+    apiRateLimitPerMinute: raw.API_RATE_LIMIT_PER_MINUTE,
     trustedProxies: trustedNetworks(raw.TRUSTED_PROXIES ?? ""),
     smtpUrl: raw.SMTP_URL ?? null,
     mailFrom: raw.MAIL_FROM ?? `Hookflow <hookflow@${new URL(publicBaseUrl).hostname}>`,

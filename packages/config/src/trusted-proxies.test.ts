@@ -29,3 +29,11 @@ describe("TRUSTED_PROXIES", () => {
     },
   );
 });
+
+describe("API_RATE_LIMIT_PER_MINUTE", () => {
+  it("defaults to 600 and accepts 0 (off)", () => {
+    expect(loadConfig({}).apiRateLimitPerMinute).toBe(600);
+    expect(loadConfig({ API_RATE_LIMIT_PER_MINUTE: "0" }).apiRateLimitPerMinute).toBe(0);
+    expect(() => loadConfig({ API_RATE_LIMIT_PER_MINUTE: "-1" })).toThrow(/API_RATE_LIMIT/);
+  });
+});

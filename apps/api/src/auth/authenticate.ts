@@ -53,6 +53,7 @@ export function authenticate(options: AuthenticateOptions): MiddlewareHandler<Au
     let userId: string;
     let scopes: ReadonlySet<Scope>;
     let apiKeyId: string | null = null;
+    let credentialId: string;
     let keyOrganization: string | null = null;
 
     if (token.startsWith(API_KEY_PREFIX)) {
@@ -68,6 +69,7 @@ export function authenticate(options: AuthenticateOptions): MiddlewareHandler<Au
         key.scopes.filter((s): s is Scope => (SCOPES as readonly string[]).includes(s)),
       );
       apiKeyId = key.id;
+      credentialId = key.id;
       keyOrganization = key.organizationId;
       // Fire and forget: a lost "last used" stamp is not worth a slower request.
       touchApiKey(options.db, key.id, at).catch(() => {});
@@ -75,6 +77,7 @@ export function authenticate(options: AuthenticateOptions): MiddlewareHandler<Au
       const session = await findLiveSession(options.db, hash, at);
       if (!session) throw new UnauthorizedError("Invalid or expired session");
       userId = session.userId;
+      credentialId = session.sessionId;
       scopes = new Set(SCOPES);
     }
 
@@ -102,6 +105,7 @@ export function authenticate(options: AuthenticateOptions): MiddlewareHandler<Au
       memberships,
       scopes,
       apiKeyId,
+      credentialId,
       restrictedToOrganization: keyOrganization,
     });
     await next();
