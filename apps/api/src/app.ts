@@ -1,8 +1,12 @@
+import { liveApiKeyListsOrigin } from "@hookflow/db";
 import { createErrorHandler, notFoundHandler, observeHttp } from "@hookflow/observability";
 import { authenticate } from "./auth/authenticate.js";
 import { type ApiApp, newApiApp } from "./http/api-app.js";
+import { apiRateLimit } from "./http/api-rate-limit.js";
+import { bodyLimit, PUBLIC_BODY_LIMIT_BYTES } from "./http/body-limit.js";
 import { apiCors } from "./http/cors.js";
 import { isPublicPath } from "./http/public-paths.js";
+import { hasRoute } from "./http/route-gate.js";
 import { registerApprovalRoutes } from "./routes/approvals/register-approval-routes.js";
 import { registerIdentityRoutes } from "./routes/auth/index.js";
 import { registerCanvasSnapshotRoutes } from "./routes/canvas-snapshots/register-canvas-snapshot-routes.js";
@@ -23,9 +27,32 @@ export function createApiApp(services: ApiServices): ApiApp {
   app.notFound(notFoundHandler);
   app.use("*", observeHttp({ role: "api", logger: services.logger, metrics: services.metrics }));
 
-  app.use("/api/*", apiCors());
-  const auth = authenticate({ db: services.db.db, now: services.now });
+  const db = services.db.db;
+  app.use(
+    "/api/*",
+    apiCors({ originListed: (origin) => liveApiKeyListsOrigin(db, origin, services.now()) }),
+  );
+  // An unknown route is 404 before any credential is asked for.
+  app.use("/api/*", async (c, next) => (hasRoute(c) ? next() : notFoundHandler(c)));
+  const auth = authenticate({ db, now: services.now });
   app.use("/api/*", async (c, next) => (isPublicPath(c.req.path) ? next() : auth(c, next)));
+  app.use(
+    "/api/*",
+    apiRateLimit({
+      perMinute: services.config.apiRateLimitPerMinute,
+      window: services.fixedWindow,
+      keyOf: (credentialId) => services.keys.rateWindow(`api:${credentialId}`),
+      logger: services.logger,
+      onLimited: (kind) => services.apiMetrics.rateLimited.inc({ credential: kind }),
+    }),
+  );
+  // Public routes take small bodies; the rest up to MAX_PAYLOAD_BYTES. Checked after the
+  // credential, so an anonymous caller cannot make the api read a large body.
+  const { maxPayloadBytes } = services.config;
+  app.use(
+    "/api/*",
+    bodyLimit((c) => (isPublicPath(c.req.path) ? PUBLIC_BODY_LIMIT_BYTES : maxPayloadBytes)),
+  );
 
   registerHealth(app, services);
   registerIdentityRoutes(app, services);

@@ -1,5 +1,6 @@
 import type { HookflowConfig } from "@hookflow/config";
 import { createDb, type DbHandle } from "@hookflow/db";
+import { type ClientAddressResolver, createClientAddressResolver } from "@hookflow/domain";
 import { createLogger, createMetrics, type Logger, type Metrics } from "@hookflow/observability";
 import {
   createTransformRunnerPort,
@@ -15,6 +16,17 @@ import {
 } from "@hookflow/queue";
 import { createTransformRunner, type TransformRunner } from "@hookflow/transforms";
 import { Redis } from "ioredis";
+import { type ApiMetrics, createApiMetrics } from "./http/api-metrics.js";
+import { createFixedWindow, type FixedWindow } from "./http/fixed-window.js";
+import {
+  createLoginThrottle,
+  type LoginThrottle,
+  type LoginThrottleLimits,
+} from "./identity/login-throttle.js";
+import { createPasswordHasher, type PasswordHasher } from "./identity/password-hasher.js";
+
+/** Password hashes running at once per api process (128 MiB of memory each). */
+const PASSWORD_HASH_CONCURRENCY = 2;
 
 export interface ApiServices {
   config: HookflowConfig;
@@ -25,9 +37,16 @@ export interface ApiServices {
   queues: DeliveryQueues;
   logger: Logger;
   metrics: Metrics;
+  apiMetrics: ApiMetrics;
   now: () => Date;
   /** Failed events replay-all reopens and queues per batch (and holds in memory at once). */
   replayAllBatchSize: number;
+  /** The client address of a request, believing X-Forwarded-For only from TRUSTED_PROXIES. */
+  clientAddress: ClientAddressResolver;
+  passwords: PasswordHasher;
+  loginThrottle: LoginThrottle;
+  /** Fixed-window counters in Redis (api rate limit, signups per address). */
+  fixedWindow: FixedWindow;
   /**
    * The engine's transform port for time travel. The sandboxed runner (jq threads, JavaScript
    * sandbox processes) is created on first use and closed with the services.
@@ -45,6 +64,8 @@ export interface BuildApiServicesOptions {
   now?: () => Date;
   /** Tests lower it to replay many batches with few events. */
   replayAllBatchSize?: number;
+  /** Login throttle numbers other than the documented ones (tests). */
+  loginThrottleLimits?: LoginThrottleLimits;
 }
 
 /** Replay-all's batch: about 8 MB at most with every body inline (16 KB each). */
@@ -77,16 +98,22 @@ export function buildApiServices(options: BuildApiServicesOptions): ApiServices 
   const patternPort = (): PatternPort => ({
     match: (checks) => transformRunner().runner.matchPatterns(checks),
   });
+  const keys = redisKeys(config.redisPrefix);
   return {
     config,
     db,
     redis,
-    keys: redisKeys(config.redisPrefix),
+    keys,
     queues,
     logger,
     metrics,
+    apiMetrics: createApiMetrics(metrics),
     now: options.now ?? (() => new Date()),
     replayAllBatchSize: options.replayAllBatchSize ?? REPLAY_ALL_BATCH_SIZE,
+    clientAddress: createClientAddressResolver(config.trustedProxies),
+    passwords: createPasswordHasher({ concurrency: PASSWORD_HASH_CONCURRENCY }),
+    loginThrottle: createLoginThrottle({ redis, keys, limits: options.loginThrottleLimits }),
+    fixedWindow: createFixedWindow(redis),
     transformPort,
     patternPort,
     close: async () => {

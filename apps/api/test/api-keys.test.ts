@@ -247,6 +247,12 @@ describe("api keys", () => {
 
   describe("CORS", () => {
     it("answers a preflight with 204, the origin echoed and the allowed headers", async () => {
+      // A preflight is allowed for the origins live keys list (see cors-and-routes.test.ts).
+      const alice = await user();
+      await createApiKeyFor(api.database.db, alice.userId, {
+        scopes: ["webhooks:read"],
+        allowedOrigins: ["https://app.example.com"],
+      });
       const res = await api.app.request("/api/webhooks", {
         method: "OPTIONS",
         headers: {

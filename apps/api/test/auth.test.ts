@@ -1,5 +1,3 @@
-import type { AddressInfo } from "node:net";
-import { serve } from "@hono/node-server";
 import { loadConfig } from "@hookflow/config";
 import { findUserByEmail } from "@hookflow/db";
 import { hashToken } from "@hookflow/domain";
@@ -45,7 +43,7 @@ describe("signup", () => {
   it("stores only a scrypt hash of the password and a hash of the session token", async () => {
     const res = await signUp(api, "stored@example.com");
     const user = await findUserByEmail(api.database.db, "stored@example.com");
-    expect(user?.passwordHash).toMatch(/^scrypt\$16384\$8\$1\$/);
+    expect(user?.passwordHash).toMatch(/^scrypt\$131072\$8\$1\$/);
     expect(user?.passwordHash).not.toContain(PASSWORD);
     const rows = await api.database.sql`
       select token_hash from sessions where user_id = ${res.body.user.id}`;
@@ -207,74 +205,6 @@ describe("login, sessions and logout", () => {
     expect(me.body.memberships).toEqual([
       { organizationId: org.body.id, name: "Acme", role: "owner" },
     ]);
-  });
-});
-
-describe("login rate limiting", () => {
-  let api: ApiHarness;
-  beforeEach(async () => {
-    api = await startApi();
-  });
-  afterEach(async () => {
-    await api.close();
-  });
-
-  const login = (email: string, password: string) =>
-    api.call("POST", "/api/auth/login", { body: { email, password } });
-
-  it("answers 429 with Retry-After after 10 failures for one email, even with the right password", async () => {
-    await signUp(api, "target@example.com");
-    for (let i = 0; i < 10; i++) {
-      expect((await login("target@example.com", `wrong-${i}`)).status).toBe(401);
-    }
-    const blocked = await login("TARGET@example.com", PASSWORD);
-    expect(blocked.status).toBe(429);
-    expect(blocked.body.error).toBe("Too Many Requests");
-    const retryAfter = Number(blocked.headers.get("retry-after"));
-    expect(retryAfter).toBeGreaterThan(0);
-    expect(retryAfter).toBeLessThanOrEqual(900);
-    const keys = await api.services.redis.keys(`${api.services.config.redisPrefix}:login:*`);
-    expect(keys.length).toBeGreaterThan(0);
-
-    await signUp(api, "bystander@example.com");
-    expect((await login("bystander@example.com", PASSWORD)).status).toBe(200);
-  });
-
-  it("forgives an account's failures after a successful login", async () => {
-    await signUp(api, "forgetful@example.com");
-    for (let i = 0; i < 9; i++) await login("forgetful@example.com", "wrong");
-    expect((await login("forgetful@example.com", PASSWORD)).status).toBe(200);
-    for (let i = 0; i < 9; i++) {
-      expect((await login("forgetful@example.com", "wrong")).status).toBe(401);
-    }
-    expect((await login("forgetful@example.com", PASSWORD)).status).toBe(200);
-  });
-
-  it("answers 429 to one client address after 50 failures across many emails", async () => {
-    await signUp(api, "victim@example.com");
-    const server = serve({ fetch: api.app.fetch, port: 0, hostname: "127.0.0.1" });
-    await new Promise<void>((resolve) => server.once("listening", () => resolve()));
-    const { port } = server.address() as AddressInfo;
-    const post = (email: string, password: string) =>
-      fetch(`http://127.0.0.1:${port}/api/auth/login`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ email, password }),
-      });
-    try {
-      for (let i = 0; i < 50; i++) {
-        const res = await post(`guess-${i}@example.com`, "wrong");
-        expect(res.status).toBe(401);
-        await res.body?.cancel();
-      }
-      const res = await post("victim@example.com", PASSWORD);
-      expect(res.status).toBe(429);
-      expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
-      const keys = await api.services.redis.keys(`${api.services.config.redisPrefix}:login:addr:*`);
-      expect(keys.some((key) => key.endsWith("127.0.0.1"))).toBe(true);
-    } finally {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    }
   });
 });
 

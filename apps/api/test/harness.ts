@@ -1,3 +1,5 @@
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
 import { loadConfig } from "@hookflow/config";
 import { createLogger } from "@hookflow/observability";
 import { createTestDatabase, createTestRedisPrefix, type TestDatabase } from "@hookflow/testing";
@@ -23,13 +25,15 @@ export interface ApiHarness {
       headers?: Record<string, string>;
     },
   ) => Promise<{ status: number; body: any; headers: Headers }>;
+  /** Serves the app on a loopback port, for tests that need real sockets and client addresses. */
+  listen: () => Promise<{ url: string; port: number; close: () => Promise<void> }>;
   close: () => Promise<void>;
 }
 
 /** The real api against a database and Redis prefix of its own. */
 export async function startApi(
   env: Record<string, string> = {},
-  options: Pick<BuildApiServicesOptions, "replayAllBatchSize"> = {},
+  options: Pick<BuildApiServicesOptions, "loginThrottleLimits" | "replayAllBatchSize"> = {},
 ): Promise<ApiHarness> {
   const database = await createTestDatabase();
   const redis = createTestRedisPrefix();
@@ -68,11 +72,22 @@ export async function startApi(
     }
     return { status: res.status, body: parsed, headers: res.headers };
   };
+  const listen: ApiHarness["listen"] = async () => {
+    const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" });
+    await new Promise<void>((resolve) => server.once("listening", () => resolve()));
+    const { port } = server.address() as AddressInfo;
+    return {
+      url: `http://127.0.0.1:${port}`,
+      port,
+      close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    };
+  };
   return {
     app,
     services,
     database,
     call,
+    listen,
     close: async () => {
       await services.close();
       await database.destroy();

@@ -95,6 +95,30 @@ describe("OpenAPI document and docs page", () => {
     expect(stream.responses["401"]).toBeDefined();
   });
 
+  it("documents the body limits and the per-credential rate limit on the routes they apply to", async () => {
+    const { body } = await api.call("GET", "/api/openapi.json");
+    const create = body.paths["/api/webhooks"].post;
+    expect(create.responses["413"].description).toContain("1048576 bytes (MAX_PAYLOAD_BYTES)");
+    expect(create.responses["429"].description).toContain("API_RATE_LIMIT_PER_MINUTE");
+    expect(Object.keys(create.responses["429"].headers)).toEqual(
+      expect.arrayContaining([
+        "Retry-After",
+        "RateLimit-Limit",
+        "RateLimit-Remaining",
+        "RateLimit-Reset",
+      ]),
+    );
+    expect(body.paths["/api/webhooks"].get.responses["413"]).toBeUndefined();
+    const login = body.paths["/api/auth/login"].post;
+    expect(login.responses["413"].description).toContain("16384 bytes");
+    expect(login.responses["429"].description).toMatch(/failed attempts/);
+    expect(login.description).toContain("TRUSTED_PROXIES");
+    expect(body.paths["/api/health"].get.responses["429"]).toBeUndefined();
+    expect(body.paths["/api/in/{token}"].post.responses["413"].description).toBe(
+      "Body larger than MAX_PAYLOAD_BYTES",
+    );
+  });
+
   it("reflects routes registered after the app was built", async () => {
     const { body } = await api.call("GET", "/api/openapi.json");
     expect(body.paths["/api/late-route"].get.summary).toBe("Registered after createApiApp");

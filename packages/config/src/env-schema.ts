@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseTrustedProxies } from "./trusted-proxies.js";
 
 const bool = (fallback: boolean) =>
   z
@@ -47,6 +48,19 @@ export const RawEnv = z.object({
   INGRESS_RATE_LIMIT_PER_SECOND: int(0, 0),
   GRAPH_MAX_DESCENDANTS: z.coerce.number().int().min(0).max(1_000_000).default(100),
   GRAPH_MAX_FORWARD_DEPTH: z.coerce.number().int().min(0).max(100).default(5),
+  API_RATE_LIMIT_PER_MINUTE: int(600, 0),
+  TRUSTED_PROXIES: z
+    .string()
+    .optional()
+    .superRefine((value, ctx) => {
+      const parsed = parseTrustedProxies(value ?? "");
+      if (!parsed.ok) {
+        ctx.addIssue({
+          code: "custom",
+          message: `not an address, CIDR or preset (loopback, linklocal, uniquelocal, private): ${parsed.invalid.join(", ")}`,
+        });
+      }
+    }),
   SMTP_URL: unsetWhenEmpty(
     z
       .string()

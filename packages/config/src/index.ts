@@ -1,2 +1,3 @@
 export * from "./env-schema.js";
 export * from "./load-config.js";
+export * from "./trusted-proxies.js";

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { z } from "zod";
 import { RawEnv } from "./env-schema.js";
+import { type ProxyNetwork, parseTrustedProxies } from "./trusted-proxies.js";
 
 export interface HookflowConfig {
   nodeEnv: RawEnv["NODE_ENV"];
@@ -28,6 +29,10 @@ export interface HookflowConfig {
   graphMaxDescendants: number;
   /** Forwards between an ingress event and its deepest descendant. */
   graphMaxForwardDepth: number;
+  /** Requests per minute per API key and per session on the api; 0 = unlimited. */
+  apiRateLimitPerMinute: number;
+  /** Peers whose `X-Forwarded-For` is believed (empty: none, the TCP peer is the client). */
+  trustedProxies: ProxyNetwork[];
   /** The operator's SMTP server; null keeps mail in the local outbox. */
   smtpUrl: string | null;
   /** From header of the mail Hookflow sends. */
@@ -54,6 +59,12 @@ function describe(error: z.ZodError): string {
 
 function decodeKey(value: string): Buffer {
   return value.length === 64 ? Buffer.from(value, "hex") : Buffer.from(value, "base64");
+}
+
+function trustedNetworks(text: string): ProxyNetwork[] {
+  const parsed = parseTrustedProxies(text);
+  // The schema already refused invalid entries.
+  return parsed.ok ? parsed.networks : [];
 }
 
 /**
@@ -130,6 +141,8 @@ export function loadConfig(env: Record<string, string | undefined>): HookflowCon
     ingressRateLimitPerSecond: raw.INGRESS_RATE_LIMIT_PER_SECOND,
     graphMaxDescendants: raw.GRAPH_MAX_DESCENDANTS,
     graphMaxForwardDepth: raw.GRAPH_MAX_FORWARD_DEPTH,
+    apiRateLimitPerMinute: raw.API_RATE_LIMIT_PER_MINUTE,
+    trustedProxies: trustedNetworks(raw.TRUSTED_PROXIES ?? ""),
     smtpUrl: raw.SMTP_URL ?? null,
     mailFrom: raw.MAIL_FROM ?? `Hookflow <hookflow@${new URL(publicBaseUrl).hostname}>`,
     mailMaxRecipients: raw.MAIL_MAX_RECIPIENTS,

@@ -1,4 +1,5 @@
 export * from "./child-app.js";
+export * from "./http-client.js";
 export * from "./local-smtp-server.js";
 export * from "./postgres-cluster.js";
 export * from "./receiver.js";

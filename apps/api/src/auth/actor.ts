@@ -22,6 +22,8 @@ export interface Actor {
   memberships: ReadonlyMap<string, "owner" | "admin" | "member">;
   scopes: ReadonlySet<Scope>;
   apiKeyId: string | null;
+  /** The API key's or the session's id: the subject of the per-credential rate limit. */
+  credentialId: string;
   /** An organization-bound key only reaches its organization's resources. */
   restrictedToOrganization: string | null;
 }

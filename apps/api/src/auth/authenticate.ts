@@ -11,7 +11,13 @@ import { type Actor, SCOPES, type Scope } from "./actor.js";
 
 export const API_KEY_PREFIX = "hf_live_";
 
-export type AuthEnv = { Variables: { actor: Actor } };
+export type AuthEnv = {
+  Variables: {
+    actor: Actor;
+    /** Set when the request's key does not accept its `Origin`: CORS then allows nothing. */
+    originRefused?: boolean;
+  };
+};
 
 type Role = "owner" | "admin" | "member";
 
@@ -47,6 +53,7 @@ export function authenticate(options: AuthenticateOptions): MiddlewareHandler<Au
     let userId: string;
     let scopes: ReadonlySet<Scope>;
     let apiKeyId: string | null = null;
+    let credentialId: string;
     let keyOrganization: string | null = null;
 
     if (token.startsWith(API_KEY_PREFIX)) {
@@ -54,6 +61,7 @@ export function authenticate(options: AuthenticateOptions): MiddlewareHandler<Au
       if (!key) throw new UnauthorizedError("Invalid or revoked API key");
       if (key.expiresAt && key.expiresAt <= at) throw new UnauthorizedError("API key expired");
       if (!originAllowed(key.allowedOrigins, c.req.header("origin"))) {
+        c.set("originRefused", true);
         throw new ForbiddenError("Origin not allowed for this API key");
       }
       userId = key.ownerId;
@@ -61,6 +69,7 @@ export function authenticate(options: AuthenticateOptions): MiddlewareHandler<Au
         key.scopes.filter((s): s is Scope => (SCOPES as readonly string[]).includes(s)),
       );
       apiKeyId = key.id;
+      credentialId = key.id;
       keyOrganization = key.organizationId;
       // Fire and forget: a lost "last used" stamp is not worth a slower request.
       touchApiKey(options.db, key.id, at).catch(() => {});
@@ -68,6 +77,7 @@ export function authenticate(options: AuthenticateOptions): MiddlewareHandler<Au
       const session = await findLiveSession(options.db, hash, at);
       if (!session) throw new UnauthorizedError("Invalid or expired session");
       userId = session.userId;
+      credentialId = session.sessionId;
       scopes = new Set(SCOPES);
     }
 
@@ -95,6 +105,7 @@ export function authenticate(options: AuthenticateOptions): MiddlewareHandler<Au
       memberships,
       scopes,
       apiKeyId,
+      credentialId,
       restrictedToOrganization: keyOrganization,
     });
     await next();

@@ -13,7 +13,7 @@ export async function createUserAccount(
   input: CreateUserAccountInput,
 ): Promise<PublicUser> {
   const { email, password, name } = parseInput(CreateUserAccountInput, input);
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await (ctx.passwords?.hash ?? hashPassword)(password);
   const row = await insertUser(ctx.db, {
     id: newId("user"),
     email,

@@ -1,37 +1,59 @@
-import { findUserByEmail } from "@hookflow/db";
-import { UnauthorizedError, verifyPassword } from "@hookflow/domain";
+import { findUserByEmail, replacePasswordHash, type UserRow } from "@hookflow/db";
+import { RateLimitedError, UnauthorizedError } from "@hookflow/domain";
 import type { LoginContext } from "./context.js";
 import { createSession, type NewSession } from "./create-session.js";
-import { assertLoginAllowed, clearLoginFailures, recordLoginFailure } from "./login-throttle.js";
 
 /**
- * A valid hash of a random password: unknown emails are checked against it, so they cost the
- * same scrypt work as a wrong password and cannot be told apart by timing.
+ * A valid hash of a random password at today's parameters: unknown emails are checked against
+ * it, so they cost the same scrypt work as a wrong password and cannot be told apart by timing.
  */
 const DECOY_HASH =
-  "scrypt$16384$8$1$hIBP0lntjulsARQv+22jPA==$wnaEPCPHXPuSw87SXyriJfEfd4eXrk9lt5t0KvFRDmhl9REcOox+D77roH6g4Fkjg3EmnQ6ygFAWGpM8yQUGVQ==";
+  "scrypt$131072$8$1$809j+Z8E4TNIDAq7qWv1dQ==$qInblXPWdhT3rsCp/Aft8qCI7HRByw+bUQ3uLfEWGw5Y5O3wP5bLVgBtVNg9tT5Of0ChdEutbH2WTkC2DPL3qA==";
 
 export interface LogInInput {
   email: string;
   password: string;
-  /** The client address, for the per-address failure limit. */
+  /** The client address (TRUSTED_PROXIES decides whether a forwarded one is believed). */
   address: string;
 }
 
-/** 401 with one message for an unknown email and a wrong password; 429 past the limits. */
+/**
+ * 401 with one message for an unknown email and a wrong password; 429 while the throttle holds
+ * this account and address back (the attempt is counted before the password is checked). A
+ * successful login stores a fresh hash when the stored one has weaker parameters than today's.
+ */
 export async function logIn(
   ctx: LoginContext,
   input: LogInInput,
 ): Promise<NewSession & { userId: string }> {
   const email = input.email.trim().toLowerCase();
-  await assertLoginAllowed(ctx, email, input.address);
+  try {
+    await ctx.throttle.admit(email, input.address);
+  } catch (error) {
+    if (error instanceof RateLimitedError) ctx.onAttempt("throttled");
+    throw error;
+  }
   const user = await findUserByEmail(ctx.db, email);
-  const matches = await verifyPassword(input.password, user?.passwordHash ?? DECOY_HASH);
+  const { matches, rehash } = await ctx.passwords.verify(
+    input.password,
+    user?.passwordHash ?? DECOY_HASH,
+  );
   if (!user || !matches) {
-    await recordLoginFailure(ctx, email, input.address);
+    ctx.onAttempt("failure");
     throw new UnauthorizedError("Invalid email or password");
   }
-  await clearLoginFailures(ctx, email, input.address);
+  ctx.onAttempt("success");
+  await ctx.throttle.forgive(email, input.address);
+  if (rehash) await upgradeHash(ctx, user, input.password);
   const session = await createSession(ctx, user.id);
   return { ...session, userId: user.id };
+}
+
+async function upgradeHash(ctx: LoginContext, user: UserRow, password: string): Promise<void> {
+  await replacePasswordHash(ctx.db, {
+    userId: user.id,
+    previousHash: user.passwordHash,
+    passwordHash: await ctx.passwords.hash(password),
+    now: ctx.now(),
+  });
 }

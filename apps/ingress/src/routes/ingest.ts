@@ -1,5 +1,10 @@
 import { getConnInfo } from "@hono/node-server/conninfo";
-import { AppError, type ErrorCode } from "@hookflow/domain";
+import {
+  AppError,
+  type ClientAddressResolver,
+  createClientAddressResolver,
+  type ErrorCode,
+} from "@hookflow/domain";
 import { withSpan } from "@hookflow/observability";
 import type { Context, Hono } from "hono";
 import type { RejectReason } from "../ingress/ingress-metrics.js";
@@ -19,23 +24,23 @@ const REASONS: Record<ErrorCode, RejectReason> = {
 };
 
 /**
- * The sender's address: the first `X-Forwarded-For` hop when a proxy sets it (the usual
- * deployment behind a load balancer), else the socket's peer.
+ * The sender's address: the socket's peer, or the client a trusted proxy (TRUSTED_PROXIES)
+ * names in `X-Forwarded-For`. Without trusted proxies the header is never read, so a sender
+ * cannot write its own address into the stored event.
  */
-function sourceIpOf(c: Context): string | null {
-  const forwarded = c.req.header("x-forwarded-for")?.split(",")[0]?.trim();
-  if (forwarded) return forwarded;
-  const real = c.req.header("x-real-ip")?.trim();
-  if (real) return real;
+function sourceIpOf(c: Context, resolve: ClientAddressResolver): string | null {
+  let peer: string | undefined;
   try {
-    return getConnInfo(c).remote.address ?? null;
+    peer = getConnInfo(c).remote.address;
   } catch {
     // No socket (in-process requests such as app.request in tests).
     return null;
   }
+  return resolve(peer, c.req.header("x-forwarded-for"));
 }
 
 export function registerIngest(app: Hono, services: IngressServices): void {
+  const resolveAddress = createClientAddressResolver(services.config.trustedProxies);
   app.post("/api/in/:token", (c) =>
     withSpan(services.tracer, "ingress.receive", { "hookflow.role": "ingress" }, async (span) => {
       try {
@@ -43,7 +48,7 @@ export function registerIngest(app: Hono, services: IngressServices): void {
         const result = await receiveEvent(services, {
           token,
           request: c.req.raw,
-          sourceIp: sourceIpOf(c),
+          sourceIp: sourceIpOf(c, resolveAddress),
         });
         span.setAttributes({
           "hookflow.webhook_id": result.webhookId,

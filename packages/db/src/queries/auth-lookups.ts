@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import type { Database } from "../client.js";
 import { apiKeys, memberships, sessions } from "../schema/index.js";
 
@@ -48,6 +48,29 @@ export async function findActiveApiKey(
     .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)))
     .limit(1);
   return row;
+}
+
+/**
+ * Whether some live key (not revoked, not expired) names `origin` in its `allowedOrigins`: the
+ * CORS preflight rule, since a preflight carries no credential.
+ */
+export async function liveApiKeyListsOrigin(
+  db: Database,
+  origin: string,
+  now: Date,
+): Promise<boolean> {
+  const [row] = await db
+    .select({ id: apiKeys.id })
+    .from(apiKeys)
+    .where(
+      and(
+        isNull(apiKeys.revokedAt),
+        or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, now)),
+        sql`${origin} = any(${apiKeys.allowedOrigins})`,
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
 }
 
 export async function touchApiKey(db: Database, id: string, now: Date): Promise<void> {

@@ -1,11 +1,11 @@
 import { scryptSync } from "node:crypto";
-import { hashPassword, verifyPassword } from "./password.js";
+import { hashPassword, needsRehash, verifyPassword } from "./password.js";
 
 describe("hashPassword", () => {
-  it("encodes the scrypt parameters, a 16-byte salt and a 64-byte key", async () => {
+  it("encodes OWASP's scrypt parameters (N=2^17, r=8, p=1), a 16-byte salt and a 64-byte key", async () => {
     const encoded = await hashPassword("correct horse battery");
     const parts = encoded.split("$");
-    expect(parts.slice(0, 4)).toEqual(["scrypt", "16384", "8", "1"]);
+    expect(parts.slice(0, 4)).toEqual(["scrypt", "131072", "8", "1"]);
     expect(Buffer.from(parts[4] ?? "", "base64")).toHaveLength(16);
     expect(Buffer.from(parts[5] ?? "", "base64")).toHaveLength(64);
   });
@@ -20,9 +20,10 @@ describe("hashPassword", () => {
     const encoded = await hashPassword("vector password");
     const [, , , , salt, key] = encoded.split("$");
     const expected = scryptSync("vector password", Buffer.from(salt ?? "", "base64"), 64, {
-      N: 16384,
+      N: 2 ** 17,
       r: 8,
       p: 1,
+      maxmem: 256 * 1024 * 1024,
     });
     expect(key).toEqual(expected.toString("base64"));
   });
@@ -50,7 +51,28 @@ describe("verifyPassword", () => {
     ["a cost that is not a power of two", "scrypt$1000$8$1$c2FsdA==$a2V5"],
     ["an absurd cost", "scrypt$1073741824$8$1$c2FsdA==$a2V5"],
     ["a truncated key", "scrypt$16384$8$1$c2FsdA==$a2V5"],
+    [
+      "a cost that would need a gigabyte",
+      `scrypt$1048576$8$1$c2FsdA==$${Buffer.alloc(64).toString("base64")}`,
+    ],
   ])("never matches %s", async (_label, encoded) => {
     await expect(verifyPassword("anything", encoded)).resolves.toBe(false);
+  });
+});
+
+describe("needsRehash", () => {
+  const key = Buffer.alloc(64).toString("base64");
+  it.each([
+    ["the old default N=2^14", `scrypt$16384$8$1$c2FsdA==$${key}`, true],
+    ["a smaller block size", `scrypt$131072$4$1$c2FsdA==$${key}`, true],
+    ["the current parameters", `scrypt$131072$8$1$c2FsdA==$${key}`, false],
+    ["stronger parameters", `scrypt$131072$8$2$c2FsdA==$${key}`, false],
+    ["a placeholder", "unusable", true],
+  ])("answers for %s", (_label, encoded, expected) => {
+    expect(needsRehash(encoded)).toBe(expected);
+  });
+
+  it("is false for a fresh hash", async () => {
+    expect(needsRehash(await hashPassword("fresh password"))).toBe(false);
   });
 });

@@ -1,15 +1,18 @@
 import { getConnInfo } from "@hono/node-server/conninfo";
+import type { ClientAddressResolver } from "@hookflow/domain";
 import type { Context } from "hono";
 
 /**
- * The peer address of the TCP connection. Forwarded headers are not trusted: a client could
- * write any address there and escape the per-address login limit. Requests that do not come
- * from a socket (in-process `app.request`) share one bucket.
+ * The client's address for the login and signup limits: the TCP peer, or the address a trusted
+ * proxy (TRUSTED_PROXIES) forwarded. Requests that do not come from a socket (in-process
+ * `app.request`) share one bucket.
  */
-export function clientAddress(c: Context): string {
+export function clientAddress(c: Context, resolve: ClientAddressResolver): string {
+  let peer: string | undefined;
   try {
-    return getConnInfo(c).remote.address ?? "unknown";
+    peer = getConnInfo(c).remote.address;
   } catch {
-    return "unknown";
+    peer = undefined;
   }
+  return resolve(peer, c.req.header("x-forwarded-for")) ?? "unknown";
 }

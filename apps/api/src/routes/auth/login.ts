@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { ApiApp } from "../../http/api-app.js";
+import { errorAnswer } from "../../http/route-kit.js";
 import { identityContextOf } from "../../identity/context.js";
 import { logIn } from "../../identity/log-in.js";
 import type { ApiServices } from "../../services.js";
@@ -15,6 +16,12 @@ const route = createRoute({
   path: "/api/auth/login",
   tags: ["Auth"],
   summary: "Open a session with email and password",
+  description:
+    "Attempts are counted before the password is checked. One client address gets 5 tries per " +
+    "account, then waits 1 s, 2 s, 4 s ... (at most 15 min) between tries; 100 failed tries " +
+    "from one address in 15 min stop that address for the rest of the window. An account is " +
+    "never locked: a try from another address is checked. The client address is the TCP peer, " +
+    "or the X-Forwarded-For client when the peer is in TRUSTED_PROXIES.",
   request: { body: { content: { "application/json": { schema: LoginBody } }, required: true } },
   responses: {
     200: {
@@ -23,6 +30,12 @@ const route = createRoute({
         "application/json": { schema: z.object({ token: z.string(), expiresAt: z.string() }) },
       },
     },
+    401: errorAnswer("Unknown email or wrong password (one message for both)"),
+    429: {
+      ...errorAnswer("Too many failed attempts from this address; wait Retry-After seconds"),
+      headers: { "Retry-After": { schema: { type: "integer" } } },
+    },
+    503: errorAnswer("Redis unreachable: attempts cannot be counted, so none is checked"),
   },
 });
 
@@ -32,7 +45,7 @@ export function registerLogin(app: ApiApp, services: ApiServices): void {
     const session = await logIn(identityContextOf(services), {
       email,
       password,
-      address: clientAddress(c),
+      address: clientAddress(c, services.clientAddress),
     });
     return c.json({ token: session.token, expiresAt: session.expiresAt.toISOString() }, 200);
   });

@@ -1,12 +1,15 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { ForbiddenError } from "@hookflow/domain";
 import type { ApiApp } from "../../http/api-app.js";
+import { errorAnswer } from "../../http/route-kit.js";
 import { identityContextOf } from "../../identity/context.js";
 import { createSession } from "../../identity/create-session.js";
 import { createUserAccount } from "../../identity/create-user-account.js";
 import { PublicUser } from "../../identity/present.js";
 import { DisplayName, Email, Password } from "../../identity/schemas.js";
+import { assertSignupAllowed, SIGNUPS_PER_ADDRESS_PER_HOUR } from "../../identity/signup-limit.js";
 import type { ApiServices } from "../../services.js";
+import { clientAddress } from "./client-address.js";
 
 const SignupBody = z.object({ email: Email, password: Password, name: DisplayName });
 
@@ -23,12 +26,21 @@ const route = createRoute({
         "application/json": { schema: z.object({ user: PublicUser, token: z.string() }) },
       },
     },
+    403: errorAnswer("Signup is disabled (ALLOW_SIGNUP=false)"),
+    409: errorAnswer("An account with this email already exists"),
+    429: {
+      ...errorAnswer(
+        `More than ${SIGNUPS_PER_ADDRESS_PER_HOUR} signups from this client address in an hour`,
+      ),
+      headers: { "Retry-After": { schema: { type: "integer" } } },
+    },
   },
 });
 
 export function registerSignup(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
     if (!services.config.allowSignup) throw new ForbiddenError("Signup is disabled");
+    await assertSignupAllowed(services, clientAddress(c, services.clientAddress));
     const ctx = identityContextOf(services);
     const user = await createUserAccount(ctx, c.req.valid("json"));
     const session = await createSession(ctx, user.id);

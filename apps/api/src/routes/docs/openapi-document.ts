@@ -1,4 +1,5 @@
 import type { ApiApp } from "../../http/api-app.js";
+import { PUBLIC_BODY_LIMIT_BYTES } from "../../http/body-limit.js";
 import { isPublicPath } from "../../http/public-paths.js";
 import type { ApiServices } from "../../services.js";
 
@@ -52,9 +53,70 @@ export function buildOpenApiDocument(app: ApiApp, services: ApiServices): OpenAp
     }
     for (const method of HTTP_METHODS) {
       const operation = item[method];
-      if (!operation || operation.security !== undefined) continue;
-      operation.security = isPublicOperation(path) ? [] : [{ [BEARER_SCHEME]: [] }];
+      if (!operation) continue;
+      if (operation.security === undefined) {
+        operation.security = isPublicOperation(path) ? [] : [{ [BEARER_SCHEME]: [] }];
+      }
+      if (!path.startsWith("/api/in/")) documentEdgeLimits(operation, services);
     }
   }
   return document;
+}
+
+type Operation = NonNullable<NonNullable<OpenApiDocument["paths"]>[string]["get"]>;
+
+/** The error body of route-kit's `ErrorBody`, as JSON Schema. */
+const ERROR_CONTENT = {
+  "application/json": {
+    schema: {
+      type: "object" as const,
+      properties: {
+        statusCode: { type: "integer" as const },
+        message: { type: "string" as const },
+        error: { type: "string" as const },
+      },
+      required: ["statusCode", "message", "error"],
+    },
+  },
+};
+const RATE_HEADERS = {
+  "Retry-After": { description: "Seconds until the window resets", schema: { type: "integer" } },
+  "RateLimit-Limit": { description: "Requests allowed per window", schema: { type: "integer" } },
+  "RateLimit-Remaining": {
+    description: "Requests left in this window",
+    schema: { type: "integer" },
+  },
+  "RateLimit-Reset": {
+    description: "Seconds until the window resets",
+    schema: { type: "integer" },
+  },
+};
+
+/**
+ * The answers every api route may give at the edge, added to each operation that does not
+ * describe them itself: 413 for a body over the limit, and on routes with a credential the
+ * per-credential rate limit (429 with its headers).
+ */
+function documentEdgeLimits(operation: Operation, services: ApiServices): void {
+  const { maxPayloadBytes, apiRateLimitPerMinute } = services.config;
+  const responses = operation.responses ?? {};
+  const isPublic = operation.security?.length === 0;
+  if (operation.requestBody && !responses["413"]) {
+    const limit = isPublic ? PUBLIC_BODY_LIMIT_BYTES : maxPayloadBytes;
+    const setting = isPublic ? "routes without a credential" : "MAX_PAYLOAD_BYTES";
+    responses["413"] = {
+      description: `Request body larger than ${limit} bytes (${setting})`,
+      content: ERROR_CONTENT,
+    };
+  }
+  if (!isPublic && apiRateLimitPerMinute > 0 && !responses["429"]) {
+    responses["429"] = {
+      description:
+        `More than ${apiRateLimitPerMinute} requests in a minute with this API key or session ` +
+        "(API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers",
+      headers: RATE_HEADERS,
+      content: ERROR_CONTENT,
+    };
+  }
+  operation.responses = responses;
 }

@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../../client.js";
 import { users } from "../../schema/index.js";
 
@@ -37,4 +37,20 @@ export async function findUserByEmail(db: Database, email: string): Promise<User
 export async function findUserById(db: Database, id: string): Promise<UserRow | undefined> {
   const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
   return row;
+}
+
+/**
+ * Replaces a password hash, only if it is still `previousHash` (a concurrent change wins).
+ * Returns whether the row changed.
+ */
+export async function replacePasswordHash(
+  db: Database,
+  values: { userId: string; previousHash: string; passwordHash: string; now: Date },
+): Promise<boolean> {
+  const rows = await db
+    .update(users)
+    .set({ passwordHash: values.passwordHash, updatedAt: values.now })
+    .where(and(eq(users.id, values.userId), eq(users.passwordHash, values.previousHash)))
+    .returning({ id: users.id });
+  return rows.length > 0;
 }
