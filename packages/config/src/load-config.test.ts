@@ -12,7 +12,8 @@ describe("loadConfig", () => {
     expect(config.maxPayloadBytes).toBe(1048576);
     expect(config.allowSignup).toBe(true);
     expect(config.allowPrivateTargets).toBe(true);
-    expect(config.encryptionKey).toHaveLength(32);
+    expect(config.encryptionKeys.current).toHaveLength(32);
+    expect(config.encryptionKeys.previous).toEqual([]);
   });
 
   it("generates a secret in development and says so", () => {
@@ -32,6 +33,33 @@ describe("loadConfig", () => {
       HOOKFLOW_ENCRYPTION_KEY: "a".repeat(64),
     });
     expect(config.allowPrivateTargets).toBe(false);
+  });
+
+  it("keeps one development key across processes when neither key nor secret is set", () => {
+    const a = loadConfig({});
+    const b = loadConfig({});
+    expect(a.secret).not.toBe(b.secret);
+    expect(a.encryptionKeys.current.equals(b.encryptionKeys.current)).toBe(true);
+    expect(a.warnings.join(" ")).toMatch(/fixed, publicly known development key/);
+    const derived = loadConfig({ HOOKFLOW_SECRET: "s".repeat(40) });
+    expect(derived.encryptionKeys.current.equals(a.encryptionKeys.current)).toBe(false);
+  });
+
+  it("reads the current encryption key and the previous ones, hex or base64", () => {
+    const hex = "ab".repeat(32);
+    const base64 = Buffer.alloc(32, 7).toString("base64");
+    const config = loadConfig({
+      HOOKFLOW_ENCRYPTION_KEY: hex,
+      HOOKFLOW_ENCRYPTION_KEYS_PREVIOUS: ` ${base64} ,${"cd".repeat(32)},`,
+    });
+    expect(config.encryptionKeys.current.toString("hex")).toBe(hex);
+    expect(config.encryptionKeys.previous.map((key) => key.toString("hex"))).toEqual([
+      "07".repeat(32),
+      "cd".repeat(32),
+    ]);
+    expect(() => loadConfig({ HOOKFLOW_ENCRYPTION_KEYS_PREVIOUS: "abc" })).toThrow(
+      /HOOKFLOW_ENCRYPTION_KEYS_PREVIOUS/,
+    );
   });
 
   it("names every invalid variable", () => {

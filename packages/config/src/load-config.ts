@@ -13,8 +13,11 @@ export interface HookflowConfig {
   publicBaseUrl: string;
   /** Server secret for stream tokens and signed links. */
   secret: string;
-  /** 32-byte AES-256-GCM key for credentials at rest. */
-  encryptionKey: Buffer;
+  /**
+   * AES-256-GCM keys for credentials at rest: `current` seals, `previous` (a rotation in
+   * progress) only open. Shaped for `createKeyRing` of `@hookflow/domain`.
+   */
+  encryptionKeys: { current: Buffer; previous: Buffer[] };
   delayScale: number;
   bootstrap: { email: string; password: string } | null;
   allowSignup: boolean;
@@ -38,6 +41,9 @@ export class ConfigError extends Error {}
 function describe(error: z.ZodError): string {
   return error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ");
 }
+
+/** Seed of the fixed key used when neither the key nor the secret is set (development only). */
+const DEVELOPMENT_KEY_SEED = "hookflow-development-encryption-key";
 
 function decodeKey(value: string): Buffer {
   return value.length === 64 ? Buffer.from(value, "hex") : Buffer.from(value, "base64");
@@ -78,11 +84,17 @@ export function loadConfig(env: Record<string, string | undefined>): HookflowCon
   let encryptionKey: Buffer;
   if (raw.HOOKFLOW_ENCRYPTION_KEY) {
     encryptionKey = decodeKey(raw.HOOKFLOW_ENCRYPTION_KEY);
-  } else {
+  } else if (raw.HOOKFLOW_SECRET) {
     // Development only: derived from the secret, so it is as stable as the secret is.
     encryptionKey = createHash("sha256").update(`hookflow-encryption:${secret}`).digest();
     warnings.push(
       "HOOKFLOW_ENCRYPTION_KEY is unset: derived a development key from HOOKFLOW_SECRET.",
+    );
+  } else {
+    // A generated secret would make stored credentials unreadable after a restart.
+    encryptionKey = createHash("sha256").update(DEVELOPMENT_KEY_SEED).digest();
+    warnings.push(
+      "HOOKFLOW_ENCRYPTION_KEY and HOOKFLOW_SECRET are unset: credentials at rest are sealed with a fixed, publicly known development key. Set HOOKFLOW_ENCRYPTION_KEY outside local development.",
     );
   }
 
@@ -103,7 +115,10 @@ export function loadConfig(env: Record<string, string | undefined>): HookflowCon
     redisPrefix: raw.HOOKFLOW_REDIS_PREFIX,
     publicBaseUrl,
     secret,
-    encryptionKey,
+    encryptionKeys: {
+      current: encryptionKey,
+      previous: (raw.HOOKFLOW_ENCRYPTION_KEYS_PREVIOUS ?? []).map(decodeKey),
+    },
     delayScale: raw.HOOKFLOW_DELAY_SCALE,
     bootstrap: raw.HOOKFLOW_BOOTSTRAP_EMAIL
       ? { email: raw.HOOKFLOW_BOOTSTRAP_EMAIL, password: raw.HOOKFLOW_BOOTSTRAP_PASSWORD ?? "" }
