@@ -9,7 +9,11 @@ async function main(): Promise<void> {
   const config = readEnv();
   const services = buildApiServices({ config });
   for (const warning of config.warnings) services.logger.warn(warning);
-  await migrateDatabase({ url: config.databaseUrl, log: (m) => services.logger.info(m) });
+  await migrateDatabase({
+    url: config.databaseUrl,
+    keyRing: services.keyRing,
+    log: (m) => services.logger.info(m),
+  });
   await ensureBootstrapUser({ db: services.db.db, now: services.now }, config);
   const app = createApiApp(services);
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) =>

@@ -1,5 +1,6 @@
 import type { HookflowConfig } from "@hookflow/config";
 import { createDb, type DbHandle } from "@hookflow/db";
+import { createKeyRing, type KeyRing } from "@hookflow/domain";
 import { createLogger, createMetrics, type Logger, type Metrics } from "@hookflow/observability";
 import { createTransformRunnerPort, type TransformPort } from "@hookflow/pipeline";
 import {
@@ -21,6 +22,8 @@ export interface ApiServices {
   queues: DeliveryQueues;
   logger: Logger;
   metrics: Metrics;
+  /** Seals and opens credentials at rest (webhook tokens and secrets). */
+  keyRing: KeyRing;
   now: () => Date;
   /**
    * The engine's transform port for time travel. The sandboxed runner (jq threads, JavaScript
@@ -68,6 +71,7 @@ export function buildApiServices(options: BuildApiServicesOptions): ApiServices 
     queues,
     logger,
     metrics,
+    keyRing: createKeyRing(config.encryptionKeys),
     now: options.now ?? (() => new Date()),
     transformPort,
     close: async () => {

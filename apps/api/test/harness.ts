@@ -1,6 +1,11 @@
 import { loadConfig } from "@hookflow/config";
 import { createLogger } from "@hookflow/observability";
-import { createTestDatabase, createTestRedisPrefix, type TestDatabase } from "@hookflow/testing";
+import {
+  createTestDatabase,
+  createTestRedisPrefix,
+  TEST_ENCRYPTION_KEY,
+  type TestDatabase,
+} from "@hookflow/testing";
 import { createApiApp } from "../src/app.js";
 import { type ApiServices, buildApiServices } from "../src/services.js";
 
@@ -32,6 +37,7 @@ export async function startApi(env: Record<string, string> = {}): Promise<ApiHar
     REDIS_URL: redis.url,
     HOOKFLOW_REDIS_PREFIX: redis.prefix,
     HOOKFLOW_SECRET: "test-secret-test-secret-test-secret-123",
+    HOOKFLOW_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
     LOG_LEVEL: "silent",
     ...env,
   });

@@ -1,11 +1,7 @@
 import { EventEmitter } from "node:events";
 import type { HookflowConfig } from "@hookflow/config";
-import {
-  createDb,
-  type DbHandle,
-  findIngressWebhookByToken,
-  type IngressWebhook,
-} from "@hookflow/db";
+import { createDb, type DbHandle } from "@hookflow/db";
+import { createKeyRing, type KeyRing } from "@hookflow/domain";
 import {
   createLogger,
   createMetrics,
@@ -22,6 +18,7 @@ import {
   WebhookChanged,
 } from "@hookflow/queue";
 import { Redis } from "ioredis";
+import { type AcceptingWebhook, findAcceptingWebhook } from "./ingress/find-accepting-webhook.js";
 import { createGroupCommit, type GroupCommit } from "./ingress/group-commit.js";
 import { limitHeapGrowth } from "./ingress/heap-growth.js";
 import { createIngressMetrics, type IngressMetrics } from "./ingress/ingress-metrics.js";
@@ -50,7 +47,9 @@ export interface IngressServices {
   metrics: Metrics;
   ingressMetrics: IngressMetrics;
   tracer: ReturnType<typeof getTracer>;
-  tokens: TokenCache<IngressWebhook>;
+  /** Opens the incoming signature secrets; hashes tokens for lookup. */
+  keyRing: KeyRing;
+  tokens: TokenCache<AcceptingWebhook>;
   batcher: GroupCommit<EventToStore, StoreOutcome>;
   /** Emits `webhook-changed` with the parsed message after the cache dropped its entries. */
   changes: EventEmitter;
@@ -90,8 +89,9 @@ export function buildIngressServices(options: BuildIngressServicesOptions): Ingr
     queue.on("error", (error) => logger.warn({ err: error }, "queue error"));
   }
 
-  const tokens = createTokenCache<IngressWebhook>({
-    load: async (token) => (await findIngressWebhookByToken(db.db, token)) ?? null,
+  const keyRing = createKeyRing(config.encryptionKeys);
+  const tokens = createTokenCache<AcceptingWebhook>({
+    load: (token) => findAcceptingWebhook({ db: db.db, keyRing }, token),
     ttlMs: TOKEN_CACHE_TTL_MS,
     maxEntries: TOKEN_CACHE_MAX_ENTRIES,
   });
@@ -125,7 +125,7 @@ export function buildIngressServices(options: BuildIngressServicesOptions): Ingr
       tokens.clear();
       return;
     }
-    tokens.invalidate(parsed.webhookId, parsed.ingressTokens);
+    tokens.invalidate(parsed.webhookId);
     changes.emit("webhook-changed", parsed);
   });
 
@@ -158,6 +158,7 @@ export function buildIngressServices(options: BuildIngressServicesOptions): Ingr
     metrics,
     ingressMetrics,
     tracer: getTracer("ingress"),
+    keyRing,
     tokens,
     batcher,
     changes,

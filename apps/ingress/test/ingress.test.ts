@@ -3,11 +3,17 @@ import { once } from "node:events";
 import { loadConfig } from "@hookflow/config";
 import {
   type IncomingSignatureType,
+  sealIngressToken,
   signIncomingForTest,
   verifyStreamToken,
 } from "@hookflow/domain";
 import { createLogger } from "@hookflow/observability";
-import { createTestDatabase, createTestRedisPrefix } from "@hookflow/testing";
+import {
+  createTestDatabase,
+  createTestRedisPrefix,
+  TEST_ENCRYPTION_KEY,
+  testKeyRing,
+} from "@hookflow/testing";
 import { createIngressApp } from "../src/app.js";
 import { buildIngressServices } from "../src/services.js";
 import {
@@ -347,14 +353,16 @@ describe("ingress", () => {
       const hook = await h.createWebhook();
       expect((await h.post(hook.token, "{}")).status).toBe(202);
       const newToken = `rotated-${hook.token}`;
-      await h.database.sql`update webhooks set ingress_token = ${newToken} where id = ${hook.id}`;
+      const sealed = sealIngressToken(testKeyRing(), hook.id, newToken);
+      await h.database.sql`update webhooks set ingress_token = ${sealed.ingressToken},
+        token_hash = ${sealed.tokenHash} where id = ${hook.id}`;
       // Until the change is announced the cached lookup is served (that is the cache at work).
       expect((await h.post(hook.token, "{}")).status).toBe(202);
 
       const seen = once(h.services.changes, "webhook-changed");
       await h.redis.publish(
         h.services.keys.webhookChangedChannel,
-        JSON.stringify({ webhookId: hook.id, ingressTokens: [hook.token] }),
+        JSON.stringify({ webhookId: hook.id }),
       );
       await seen;
       expect((await h.post(hook.token, "{}")).status).toBe(404);
@@ -462,6 +470,7 @@ describe("ingress with a dependency down", () => {
         DATABASE_URL: database.url,
         REDIS_URL: "redis://127.0.0.1:1",
         HOOKFLOW_SECRET: TEST_SECRET,
+        HOOKFLOW_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
         LOG_LEVEL: "silent",
       }),
       logger: createLogger({ level: "silent", role: "ingress" }),
@@ -500,6 +509,7 @@ describe("ingress with a dependency down", () => {
         REDIS_URL: redis.url,
         HOOKFLOW_REDIS_PREFIX: redis.prefix,
         HOOKFLOW_SECRET: TEST_SECRET,
+        HOOKFLOW_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
         LOG_LEVEL: "silent",
       }),
       logger: createLogger({ level: "silent", role: "ingress" }),

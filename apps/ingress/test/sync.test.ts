@@ -10,6 +10,7 @@ import {
   type Receiver,
   startChildApp,
   startReceiver,
+  TEST_ENCRYPTION_KEY,
   type TestDatabase,
   type TestRedisPrefix,
   waitUntil,
@@ -62,6 +63,7 @@ describe("sync response mode (ingress in process, worker as its own process)", (
       DATABASE_URL: database.url,
       REDIS_URL: prefix.url,
       HOOKFLOW_REDIS_PREFIX: prefix.prefix,
+      HOOKFLOW_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
     };
     worker = await startChildApp({
       entry: CLI,

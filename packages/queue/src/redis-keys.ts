@@ -6,7 +6,7 @@ export function redisKeys(prefix: string) {
   return {
     /** BullMQ's own `prefix` option. */
     bullPrefix: prefix,
-    /** Pub/sub: a webhook was updated, rotated or deleted; payload `{webhookId, ingressToken?}`. */
+    /** Pub/sub: a webhook was updated, rotated or deleted; payload `{webhookId}`. */
     webhookChangedChannel: `${prefix}:chan:webhook-changed`,
     /**
      * Pub/sub: a processing node or canvas changed (payload `{nodeId}`); workers drop their cached

@@ -5,3 +5,4 @@ export * from "./redis-server.js";
 export * from "./sse-client.js";
 export * from "./test-database.js";
 export * from "./test-redis.js";
+export * from "./test-secrets.js";

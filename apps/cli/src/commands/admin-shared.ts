@@ -1,7 +1,7 @@
 import type { IdentityContext } from "@hookflow/api";
 import type { HookflowConfig } from "@hookflow/config";
 import { createDb, migrateDatabase } from "@hookflow/db";
-import { AppError } from "@hookflow/domain";
+import { AppError, createKeyRing } from "@hookflow/domain";
 
 /** Where a command writes; tests pass collectors, the CLI the process streams. */
 export interface AdminIo {
@@ -25,7 +25,10 @@ export async function runAdmin(
 ): Promise<number> {
   let handle: ReturnType<typeof createDb> | undefined;
   try {
-    await migrateDatabase({ url: config.databaseUrl });
+    await migrateDatabase({
+      url: config.databaseUrl,
+      keyRing: createKeyRing(config.encryptionKeys),
+    });
     handle = createDb({ url: config.databaseUrl, max: 1, applicationName: "hookflow-cli" });
     const result = await work({ db: handle.db, now: () => new Date() });
     io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

@@ -5,6 +5,7 @@ import {
   eventTypeOf,
   type IncomingSignatureType,
   newId,
+  openWebhookSecret,
   PayloadTooLargeError,
   STREAM_TOKEN_TTL_MS,
   signIncomingForTest,
@@ -118,10 +119,12 @@ export function registerTestWebhook(app: ApiApp, services: ApiServices): void {
       "user-agent": "Hookflow-Test",
     };
     if (input.includeSignature && type !== "none") {
-      Object.assign(
-        headers,
-        testSignatureHeaders(type, webhook.incomingSignatureSecret, body, now.getTime()),
-      );
+      const sealed = webhook.incomingSignatureSecret;
+      const secret =
+        sealed === null
+          ? null
+          : openWebhookSecret(services.keyRing, webhook.id, "incoming_signature_secret", sealed);
+      Object.assign(headers, testSignatureHeaders(type, secret, body, now.getTime()));
     }
 
     const eventId = newId("event", now.getTime());
