@@ -2,7 +2,7 @@ import { type ApprovalDecision, createApprovalLinkToken } from "@hookflow/domain
 import { createMailer, type Mailer, sendApprovalRequest } from "@hookflow/mail";
 import { createLogger } from "@hookflow/observability";
 import { parkAtGate, parkRow, resumeJobState, type SeededPark } from "./approvals-fixtures.js";
-import { createUserWithSession } from "./fixtures.js";
+import { createApiKeyFor, createUserWithSession } from "./fixtures.js";
 import { type ApiHarness, startApi } from "./harness.js";
 import { createNode, insertWebhookRow, webhookInput } from "./nodes-fixtures.js";
 
@@ -224,5 +224,50 @@ describe("emailed approval links and the approval outbox", () => {
     expect(await page.text()).toContain("Approve this event?");
     expect((await open("POST", path(rejectUrl))).status).toBe(200);
     expect((await parkRow(db, park.parkId)).status).toBe("rejected");
+  });
+
+  it("hides the link tokens from a canvas:read key, which may not decide approvals", async () => {
+    const park = await parkAtGate(api, { webhookId, nodeId: gate.id });
+    await sendApprovalRequest({
+      mailer,
+      secret: secret(),
+      publicBaseUrl: api.services.config.publicBaseUrl,
+      node: {
+        id: gate.id,
+        name: gate.name,
+        notifyEmails: ["boss@example.com"],
+        autoActionOnTimeout: "reject",
+      },
+      webhookName: "Shop",
+      eventId: park.eventId,
+      parkId: park.parkId,
+      payload: JSON.stringify({ order: 2 }),
+      timeoutAt: new Date(Date.now() + HOUR),
+    });
+    const outbox = async (token: string) => {
+      const res = await api.call("GET", `/api/approval-nodes/${gate.id}/outbox`, { token });
+      expect(res.status).toBe(200);
+      const mail = res.body.find((item: { eventId: string }) => item.eventId === park.eventId);
+      return `${mail.text}\n${mail.html}`;
+    };
+    const linkTokens = (text: string) =>
+      [...text.matchAll(/\/api\/approvals\/([A-Za-z0-9_.-]+)/g)].map(([, token]) => token);
+
+    const full = await outbox(alice.token);
+    const tokens = linkTokens(full);
+    expect(tokens.length).toBeGreaterThanOrEqual(2);
+
+    const reader = await createApiKeyFor(db, alice.userId, { scopes: ["canvas:read"] });
+    const redacted = await outbox(reader.key);
+    for (const token of tokens) expect(redacted).not.toContain(token);
+    expect(linkTokens(redacted)).toEqual([]);
+    expect(redacted).toContain("/api/approvals/[redacted]");
+    // Nothing left that decides the park: it is still waiting.
+    expect((await parkRow(db, park.parkId)).status).toBe("waiting");
+
+    const decider = await createApiKeyFor(db, alice.userId, {
+      scopes: ["canvas:read", "events:write"],
+    });
+    expect(linkTokens(await outbox(decider.key))).toEqual(tokens);
   });
 });
