@@ -1,6 +1,6 @@
 import type { IdentityContext } from "@hookflow/api";
 import type { HookflowConfig } from "@hookflow/config";
-import { createDb, migrateDatabase } from "@hookflow/db";
+import { createDb, type DbHandle, migrateDatabase } from "@hookflow/db";
 import { AppError, createKeyRing } from "@hookflow/domain";
 
 /** Where a command writes; tests pass collectors, the CLI the process streams. */
@@ -21,7 +21,7 @@ export class UsageError extends Error {}
 export async function runAdmin(
   io: AdminIo,
   config: HookflowConfig,
-  work: (ctx: IdentityContext) => Promise<unknown>,
+  work: (ctx: IdentityContext, handle: DbHandle) => Promise<unknown>,
 ): Promise<number> {
   let handle: ReturnType<typeof createDb> | undefined;
   try {
@@ -30,7 +30,7 @@ export async function runAdmin(
       keyRing: createKeyRing(config.encryptionKeys),
     });
     handle = createDb({ url: config.databaseUrl, max: 1, applicationName: "hookflow-cli" });
-    const result = await work({ db: handle.db, now: () => new Date() });
+    const result = await work({ db: handle.db, now: () => new Date() }, handle);
     io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } catch (error) {
