@@ -539,4 +539,41 @@ describe("ingress with a dependency down", () => {
       await redis.destroy();
     }
   });
+
+  it("logs its 503 answers without the ingress token", async () => {
+    const redis = createTestRedisPrefix();
+    const lines: string[] = [];
+    const services = buildIngressServices({
+      config: loadConfig({
+        NODE_ENV: "test",
+        DATABASE_URL: "postgres://postgres@127.0.0.1:1/hookflow",
+        REDIS_URL: redis.url,
+        HOOKFLOW_REDIS_PREFIX: redis.prefix,
+        HOOKFLOW_SECRET: TEST_SECRET,
+        HOOKFLOW_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+      }),
+      logger: createLogger({
+        level: "debug",
+        role: "ingress",
+        destination: { write: (line: string) => lines.push(line) },
+      }),
+    });
+    const token = "secret-ingress-token-that-must-not-be-logged";
+    try {
+      const app = createIngressApp(services);
+      const res = await app.request(`/api/in/${token}?token=${token}`, {
+        method: "POST",
+        body: "{}",
+      });
+      expect(res.status).toBe(503);
+      const logged = lines.join("");
+      // The failure is logged, with its cause, and the path in its masked form.
+      expect(logged).toContain("Webhook store unavailable");
+      expect(logged).toContain("/api/in/:token");
+      expect(logged).not.toContain(token);
+    } finally {
+      await services.close();
+      await redis.destroy();
+    }
+  });
 });
