@@ -191,7 +191,7 @@ export async function receiveEvent(
     isActive: webhook.isActive,
     body: {
       eventId,
-      streamToken: createStreamToken(config.secret, eventId, Date.now() + STREAM_TOKEN_TTL_MS),
+      streamToken: createStreamToken(config.secret, eventId, services.now() + STREAM_TOKEN_TTL_MS),
     },
   };
 }
