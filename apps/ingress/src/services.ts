@@ -35,6 +35,12 @@ export const BATCH_MAX_BYTES = 8 * 1024 * 1024;
 export const BATCH_MAX_IN_FLIGHT = 2;
 export const TOKEN_CACHE_TTL_MS = 30_000;
 export const TOKEN_CACHE_MAX_ENTRIES = 10_000;
+/**
+ * How long a dedup claim stays pending while its event is stored (a batch takes milliseconds; a
+ * crash leaves it to run out, and repeats get 409 until then). Scaled by HOOKFLOW_DELAY_SCALE,
+ * never under 2 s.
+ */
+export const DEDUP_PENDING_MS = 30_000;
 const REDIS_WAIT_MS = 2_000;
 
 export interface IngressServices {
@@ -57,6 +63,7 @@ export interface IngressServices {
   subscribed: () => Promise<void>;
   /** Sync response mode: waits for an event's pipeline (one steps subscription, opened lazily). */
   sync: SyncWaiter;
+  dedupPendingMs: number;
   now: () => number;
   close: () => Promise<void>;
 }
@@ -135,7 +142,8 @@ export function buildIngressServices(options: BuildIngressServicesOptions): Ingr
     weigh: (item) => item.bodyBytes,
     maxWeight: BATCH_MAX_BYTES,
     maxInFlight: BATCH_MAX_IN_FLIGHT,
-    flush: (items) => storeEvents({ db, redis, queues, logger, redisWaitMs: REDIS_WAIT_MS }, items),
+    flush: (items) =>
+      storeEvents({ db, redis, keys, queues, logger, redisWaitMs: REDIS_WAIT_MS }, items),
     onFlush: ({ size, ok }) =>
       ingressMetrics.batchSize.observe({ outcome: ok ? "stored" : "failed" }, size),
   });
@@ -164,6 +172,7 @@ export function buildIngressServices(options: BuildIngressServicesOptions): Ingr
     changes,
     subscribed: () => subscribedOnce,
     sync,
+    dedupPendingMs: Math.max(2_000, DEDUP_PENDING_MS * config.delayScale),
     now: () => Date.now(),
     close: async () => {
       await batcher.drain();

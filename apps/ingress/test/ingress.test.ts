@@ -13,6 +13,7 @@ import {
   createTestRedisPrefix,
   TEST_ENCRYPTION_KEY,
   testKeyRing,
+  waitUntil,
 } from "@hookflow/testing";
 import { createIngressApp } from "../src/app.js";
 import { buildIngressServices } from "../src/services.js";
@@ -338,6 +339,45 @@ describe("ingress", () => {
       }
       const rows = await h.eventRows(hook.id);
       expect(rows.map((row) => row.id)).toEqual([original]);
+    });
+
+    it("never answers a repeat with an event that is not stored: a pending claim gets 409", async () => {
+      const hook = await h.createWebhook({ dedupEnabled: true });
+      // What a replica that crashed between its claim and its store leaves behind.
+      const key = h.services.keys.dedup(hook.id, "crashed-1");
+      await h.redis.set(key, "pending:evt_never_stored", "PX", 2500);
+      const blocked = await h.post(hook.token, '{"n":1}', { "Idempotency-Key": "crashed-1" });
+      expect(blocked.status).toBe(409);
+      expect(blocked.headers.get("retry-after")).toBe("1");
+      expect(blocked.body).toEqual({
+        statusCode: 409,
+        message: "A request with the same deduplication key is still being stored; retry shortly",
+        error: "Conflict",
+      });
+      // Once the claim runs out the sender's retry is stored, and only then repeats are answered.
+      const stored = await waitUntil(async () => {
+        const res = await h.post(hook.token, '{"n":1}', { "Idempotency-Key": "crashed-1" });
+        if (res.status === 200) throw new Error(`answered a repeat: ${JSON.stringify(res.body)}`);
+        return res.status === 202 ? res : undefined;
+      });
+      const repeat = await h.post(hook.token, '{"n":1}', { "Idempotency-Key": "crashed-1" });
+      expect(repeat.body).toMatchObject({
+        deduplicated: true,
+        originalEventId: stored.body.eventId,
+      });
+      expect(await h.redis.get(key)).toBe(stored.body.eventId);
+      expect((await h.eventRows(hook.id)).map((row) => row.id)).toEqual([stored.body.eventId]);
+    });
+
+    it("releases its claim when the store fails", async () => {
+      const hook = await h.createWebhook({ dedupEnabled: true });
+      const key = h.services.keys.dedup(hook.id, "deleted-1");
+      // Cached token, then the webhook is deleted: its event's store fails after the claim.
+      expect((await h.post(hook.token, '{"warm":1}')).status).toBe(202);
+      await h.database.sql`delete from webhooks where id = ${hook.id}`;
+      const gone = await h.post(hook.token, "{}", { "Idempotency-Key": "deleted-1" });
+      expect(gone.status).toBe(404);
+      expect(await h.redis.get(key)).toBeNull();
     });
 
     it("stores repeats when deduplication is off", async () => {
