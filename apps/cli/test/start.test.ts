@@ -3,7 +3,9 @@ import { signIncomingForTest, verifyHookflowSignature } from "@hookflow/domain";
 import {
   createTestDatabase,
   createTestRedisPrefix,
+  openSse,
   type Receiver,
+  type SseConnection,
   startReceiver,
   type TestDatabase,
   type TestRedisPrefix,
@@ -178,6 +180,47 @@ describe("hookflow start (all roles in one process)", () => {
         { nowMs: Date.now() },
       ),
     ).toEqual({ ok: true });
+  });
+
+  it("answers a 6th concurrent stream of one token 429 on the single port", async () => {
+    const signup = await fetch(`${base}/api/auth/signup`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        email: "streams@example.com",
+        password: "correct-horse-3",
+        name: "S",
+      }),
+    });
+    const { token } = (await signup.json()) as { token: string };
+    // An inactive webhook holds its events: their streams stay open.
+    const created = await fetch(`${base}/api/webhooks`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: JSON.stringify({ name: "held", targetUrl: `${receiver.url}/held`, isActive: false }),
+    });
+    const webhook = (await created.json()) as { ingressToken: string };
+    const accepted = await fetch(`${base}/api/in/${webhook.ingressToken}`, {
+      method: "POST",
+      body: JSON.stringify({ held: true }),
+    });
+    const { eventId, streamToken } = (await accepted.json()) as {
+      eventId: string;
+      streamToken: string;
+    };
+    const url = `${base}/api/events/${eventId}/stream?token=${encodeURIComponent(streamToken)}`;
+    const streams: SseConnection[] = [];
+    try {
+      for (let i = 0; i < 6; i++) streams.push(await openSse(url));
+      expect(streams.map((stream) => stream.status)).toEqual([200, 200, 200, 200, 200, 429]);
+      expect(JSON.parse(streams[5]?.text ?? "")).toEqual({
+        statusCode: 429,
+        message: "Too many open streams for this stream token (at most 5)",
+        error: "Too Many Requests",
+      });
+    } finally {
+      for (const stream of streams) stream.close();
+    }
   });
 
   it("shuts down cleanly on SIGTERM with exit code 0", async () => {

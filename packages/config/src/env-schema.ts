@@ -57,6 +57,8 @@ export const RawEnv = z.object({
   DELIVERY_TIMEOUT_MS: int(10_000, 100),
   WORKER_CONCURRENCY: int(200, 1),
   INGRESS_RATE_LIMIT_PER_SECOND: int(0, 0),
+  STREAM_MAX_PER_TOKEN: int(5, 1),
+  STREAM_MAX_PER_PROCESS: int(10_000, 1),
   SMTP_URL: unsetWhenEmpty(
     z
       .string()

@@ -14,6 +14,8 @@ describe("loadConfig", () => {
     expect(config.allowPrivateTargets).toBe(true);
     expect(config.encryptionKeys.current).toHaveLength(32);
     expect(config.encryptionKeys.previous).toEqual([]);
+    expect(config.streamMaxPerToken).toBe(5);
+    expect(config.streamMaxPerProcess).toBe(10_000);
   });
 
   it("generates a secret in development and says so", () => {

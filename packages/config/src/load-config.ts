@@ -27,6 +27,10 @@ export interface HookflowConfig {
   deliveryTimeoutMs: number;
   workerConcurrency: number;
   ingressRateLimitPerSecond: number;
+  /** Concurrent event streams one stream token may hold open (across stream processes). */
+  streamMaxPerToken: number;
+  /** Concurrent event streams one process holds open. */
+  streamMaxPerProcess: number;
   /** The operator's SMTP server; null keeps mail in the local outbox. */
   smtpUrl: string | null;
   /** From header of the mail Hookflow sends. */
@@ -130,6 +134,8 @@ export function loadConfig(env: Record<string, string | undefined>): HookflowCon
     deliveryTimeoutMs: raw.DELIVERY_TIMEOUT_MS,
     workerConcurrency: raw.WORKER_CONCURRENCY,
     ingressRateLimitPerSecond: raw.INGRESS_RATE_LIMIT_PER_SECOND,
+    streamMaxPerToken: raw.STREAM_MAX_PER_TOKEN,
+    streamMaxPerProcess: raw.STREAM_MAX_PER_PROCESS,
     smtpUrl: raw.SMTP_URL ?? null,
     mailFrom: raw.MAIL_FROM ?? `Hookflow <hookflow@${new URL(publicBaseUrl).hostname}>`,
     logLevel: raw.LOG_LEVEL,

@@ -18,6 +18,8 @@ export function redisKeys(prefix: string) {
     /** Pub/sub: steps of every event (one subscription per stream process). */
     stepsChannel: `${prefix}:chan:steps`,
     stepBuffer: (eventId: string) => `${prefix}:steps:${eventId}`,
+    /** Open streams of one stream token, by a hash of the token (counted across processes). */
+    streamSlots: (tokenHash: string) => `${prefix}:stream-open:${tokenHash}`,
     dedup: (webhookId: string, key: string) => `${prefix}:dedup:${webhookId}:${key}`,
     circuit: (webhookId: string) => `${prefix}:circuit:${webhookId}`,
     rateWindow: (scope: string) => `${prefix}:rate:${scope}`,

@@ -72,7 +72,9 @@ export function registerEdgeRouteDocs(app: ApiApp): void {
       "this event only). Sends the steps so far, then live ones as `event: step` (data: a " +
       "PipelineStep), then `event: done` with `{status, body: {deliveryStatus, statusCode, " +
       "latencyMs}}` and closes, or `event: timeout` after 120 s. Every message has an `id:`; " +
-      "reconnect with `Last-Event-ID` to resume. Heartbeat comments every 15 s.",
+      "reconnect with `Last-Event-ID` to resume. Heartbeat comments every 15 s. One stream " +
+      "token holds at most STREAM_MAX_PER_TOKEN streams at once (default 5, across stream " +
+      "processes) and one process STREAM_MAX_PER_PROCESS (default 10000); beyond, 429.",
     security: [],
     request: {
       params: z.object({ eventId: z.string() }),
@@ -85,6 +87,11 @@ export function registerEdgeRouteDocs(app: ApiApp): void {
       },
       204: { description: "Resumed after `done`: nothing more will come" },
       401: errorAnswer("Invalid, expired or wrong-event stream token"),
+      429: errorAnswer(
+        "The token already holds STREAM_MAX_PER_TOKEN open streams, or this process " +
+          "STREAM_MAX_PER_PROCESS (Retry-After set)",
+      ),
+      503: errorAnswer("Redis unreachable: streams cannot be counted or fed"),
     },
   });
 }
