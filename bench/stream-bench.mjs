@@ -247,6 +247,8 @@ async function main() {
       HOOKFLOW_REDIS_PREFIX: prefix,
       HOOKFLOW_SECRET: secret,
       HOOKFLOW_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+      // The bench measures how many streams a process holds: lift the default cap (10,000).
+      STREAM_MAX_PER_PROCESS: String(K + 100),
       LOG_LEVEL: "warn",
     },
     healthUrl: `http://127.0.0.1:${PORT}/api/health`,
