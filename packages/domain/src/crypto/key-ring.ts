@@ -3,7 +3,9 @@ import {
   createDecipheriv,
   createHash,
   createHmac,
+  createSecretKey,
   hkdfSync,
+  type KeyObject,
   randomBytes,
 } from "node:crypto";
 
@@ -76,10 +78,11 @@ export function sealedKeyId(value: string): string | null {
   return KEY_ID.test(keyId) ? keyId : null;
 }
 
+/** Keys are imported once (KeyObject): importing raw bytes per call costs more than the work. */
 interface RingKey {
   id: string;
-  cipherKey: Buffer;
-  lookupKey: Buffer;
+  cipherKey: KeyObject;
+  lookupKey: KeyObject;
 }
 
 function ringKey(key: Uint8Array): RingKey {
@@ -88,8 +91,10 @@ function ringKey(key: Uint8Array): RingKey {
   }
   return {
     id: encryptionKeyId(key),
-    cipherKey: Buffer.from(key),
-    lookupKey: Buffer.from(hkdfSync("sha256", key, "", "hookflow-credential-lookup-v1", 32)),
+    cipherKey: createSecretKey(Buffer.from(key)),
+    lookupKey: createSecretKey(
+      Buffer.from(hkdfSync("sha256", key, "", "hookflow-credential-lookup-v1", 32)),
+    ),
   };
 }
 
