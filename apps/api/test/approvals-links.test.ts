@@ -42,6 +42,24 @@ describe("emailed approval links and the approval outbox", () => {
   const secret = () => api.services.config.secret;
   const linkFor = (park: SeededPark, decision: ApprovalDecision, expiresAtMs = Date.now() + HOUR) =>
     `/api/approvals/${createApprovalLinkToken(secret(), { parkId: park.parkId, decision, expiresAtMs })}`;
+  /** The approval mail of a parked path, as the worker sends it (kept in the outbox here). */
+  const mailRequest = (park: SeededPark, payload: unknown) =>
+    sendApprovalRequest({
+      mailer,
+      secret: secret(),
+      publicBaseUrl: api.services.config.publicBaseUrl,
+      node: {
+        id: gate.id,
+        name: gate.name,
+        notifyEmails: ["boss@example.com"],
+        autoActionOnTimeout: "reject",
+      },
+      webhookName: "Shop",
+      eventId: park.eventId,
+      parkId: park.parkId,
+      payload: JSON.stringify(payload),
+      timeoutAt: new Date(Date.now() + HOUR),
+    });
   const open = (method: "GET" | "POST", path: string) =>
     api.app.request(path, {
       method,
@@ -176,22 +194,7 @@ describe("emailed approval links and the approval outbox", () => {
 
   it("lists the gate's mails in its outbox, whose links open the confirmation page", async () => {
     const park = await parkAtGate(api, { webhookId, nodeId: gate.id });
-    const sent = await sendApprovalRequest({
-      mailer,
-      secret: secret(),
-      publicBaseUrl: api.services.config.publicBaseUrl,
-      node: {
-        id: gate.id,
-        name: gate.name,
-        notifyEmails: ["boss@example.com"],
-        autoActionOnTimeout: "reject",
-      },
-      webhookName: "Shop",
-      eventId: park.eventId,
-      parkId: park.parkId,
-      payload: JSON.stringify({ order: 1 }),
-      timeoutAt: new Date(Date.now() + HOUR),
-    });
+    const sent = await mailRequest(park, { order: 1 });
     expect(sent?.status).toBe("outbox");
 
     const res = await api.call("GET", `/api/approval-nodes/${gate.id}/outbox`, {
@@ -228,22 +231,7 @@ describe("emailed approval links and the approval outbox", () => {
 
   it("hides the link tokens from a canvas:read key, which may not decide approvals", async () => {
     const park = await parkAtGate(api, { webhookId, nodeId: gate.id });
-    await sendApprovalRequest({
-      mailer,
-      secret: secret(),
-      publicBaseUrl: api.services.config.publicBaseUrl,
-      node: {
-        id: gate.id,
-        name: gate.name,
-        notifyEmails: ["boss@example.com"],
-        autoActionOnTimeout: "reject",
-      },
-      webhookName: "Shop",
-      eventId: park.eventId,
-      parkId: park.parkId,
-      payload: JSON.stringify({ order: 2 }),
-      timeoutAt: new Date(Date.now() + HOUR),
-    });
+    await mailRequest(park, { order: 2 });
     const outbox = async (token: string) => {
       const res = await api.call("GET", `/api/approval-nodes/${gate.id}/outbox`, { token });
       expect(res.status).toBe(200);

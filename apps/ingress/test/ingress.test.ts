@@ -540,7 +540,8 @@ describe("ingress with a dependency down", () => {
     }
   });
 
-  it("answers 503, never 202, when Postgres is unreachable", async () => {
+  /** An ingress whose Postgres is a closed port, on a Redis prefix of its own. */
+  function withoutPostgres(logger = createLogger({ level: "silent", role: "ingress" })) {
     const redis = createTestRedisPrefix();
     const services = buildIngressServices({
       config: loadConfig({
@@ -550,10 +551,14 @@ describe("ingress with a dependency down", () => {
         HOOKFLOW_REDIS_PREFIX: redis.prefix,
         HOOKFLOW_SECRET: TEST_SECRET,
         HOOKFLOW_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-        LOG_LEVEL: "silent",
       }),
-      logger: createLogger({ level: "silent", role: "ingress" }),
+      logger,
     });
+    return { redis, services };
+  }
+
+  it("answers 503, never 202, when Postgres is unreachable", async () => {
+    const { redis, services } = withoutPostgres();
     try {
       const app = createIngressApp(services);
       const responses = await Promise.all(
@@ -581,23 +586,14 @@ describe("ingress with a dependency down", () => {
   });
 
   it("logs its 503 answers without the ingress token", async () => {
-    const redis = createTestRedisPrefix();
     const lines: string[] = [];
-    const services = buildIngressServices({
-      config: loadConfig({
-        NODE_ENV: "test",
-        DATABASE_URL: "postgres://postgres@127.0.0.1:1/hookflow",
-        REDIS_URL: redis.url,
-        HOOKFLOW_REDIS_PREFIX: redis.prefix,
-        HOOKFLOW_SECRET: TEST_SECRET,
-        HOOKFLOW_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-      }),
-      logger: createLogger({
+    const { redis, services } = withoutPostgres(
+      createLogger({
         level: "debug",
         role: "ingress",
         destination: { write: (line: string) => lines.push(line) },
       }),
-    });
+    );
     const token = "secret-ingress-token-that-must-not-be-logged";
     try {
       const app = createIngressApp(services);
