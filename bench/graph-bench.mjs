@@ -164,7 +164,14 @@ async function main() {
   await receiver.ready;
   await migrate(CLI, { ...env });
   const receiverUrl = `http://127.0.0.1:${PORTS.receiver}/hook`;
-  const seeded = await seedWebhooks({ dbUrl, run, receiverUrl, signedBody: body });
+  const seeded = await seedWebhooks({
+    cli: CLI,
+    env,
+    dbUrl,
+    run,
+    receiverUrl,
+    signedBody: body,
+  });
   // The seed's `bad` webhook carries the graph here (this bench has no bad-receiver phase).
   const { sql, plain, bad: graph } = seeded;
   const [{ owner_id: userId }] = await sql`select owner_id from webhooks where id = ${graph.id}`;

@@ -115,7 +115,14 @@ async function main() {
   await receiver.ready;
   await migrate(CLI, { ...env });
   const receiverUrl = `http://127.0.0.1:${PORTS.receiver}/hook`;
-  const seeded = await seedWebhooks({ dbUrl, run, receiverUrl, signedBody: body1k });
+  const seeded = await seedWebhooks({
+    cli: CLI,
+    env,
+    dbUrl,
+    run,
+    receiverUrl,
+    signedBody: body1k,
+  });
   const { sql, plain, signed, bad, signature } = seeded;
   const P = results.phases;
   try {

@@ -100,11 +100,19 @@ const DRAIN_ROUNDS = [
   ).flat(),
 ];
 
-/** Creates and migrates a database of its own through the built CLI. */
-function migrate(dbUrl) {
+/**
+ * Creates and migrates a database of its own through the built CLI; run again after seeding, the
+ * migrate step seals the webhook credentials the seed wrote in clear.
+ */
+function migrate(dbUrl, encryptionKey) {
   return new Promise((resolve, reject) => {
     const child = fork(CLI, ["migrate"], {
-      env: { ...process.env, DATABASE_URL: dbUrl, LOG_LEVEL: "warn" },
+      env: {
+        ...process.env,
+        DATABASE_URL: dbUrl,
+        HOOKFLOW_ENCRYPTION_KEY: encryptionKey,
+        LOG_LEVEL: "warn",
+      },
       stdio: "ignore",
     });
     child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`migrate ${code}`))));
@@ -133,7 +141,8 @@ async function drainComparison() {
   );
   base.pathname = `/hookflow_streambench_${run}`;
   const dbUrl = base.toString();
-  await migrate(dbUrl);
+  const encryptionKey = randomBytes(32).toString("hex");
+  await migrate(dbUrl, encryptionKey);
   const receiverPort = PORT + 1;
   const receiver = fork(join(ROOT, "bench/lib/receiver.mjs"), [String(receiverPort)], {
     stdio: "ignore",
@@ -146,13 +155,14 @@ async function drainComparison() {
     const webhookId = `wh_sb${run}`;
     await sql`insert into users (id, email, password_hash) values (${userId}, ${`sb-${run}@example.test`}, 'x')`;
     await sql`insert into webhooks ${sql({ id: webhookId, owner_id: userId, name: "stream bench", target_url: `http://127.0.0.1:${receiverPort}/hook`, ingress_token: randomBytes(24).toString("base64url"), signing_secret: `whsec_${randomBytes(32).toString("base64")}` })}`;
+    await migrate(dbUrl, encryptionKey);
     const config = loadConfig({
       NODE_ENV: "production",
       DATABASE_URL: dbUrl,
       REDIS_URL,
       HOOKFLOW_REDIS_PREFIX: `${prefix}_drain`,
       HOOKFLOW_SECRET: secret,
-      HOOKFLOW_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+      HOOKFLOW_ENCRYPTION_KEY: encryptionKey,
       ALLOW_PRIVATE_TARGETS: "true",
       LOG_LEVEL: "warn",
     });
@@ -240,6 +250,8 @@ async function main() {
       HOOKFLOW_REDIS_PREFIX: prefix,
       HOOKFLOW_SECRET: secret,
       HOOKFLOW_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+      // The bench measures how many streams a process holds: lift the default cap (10,000).
+      STREAM_MAX_PER_PROCESS: String(K + 100),
       LOG_LEVEL: "warn",
     },
     healthUrl: `http://127.0.0.1:${PORT}/api/health`,

@@ -26,9 +26,11 @@ export function migrate(cli, env) {
 
 /**
  * Seeds one user and three webhooks pointing at `receiverUrl`: `plain` (no incoming signature),
- * `signed` (custom HMAC over `signedBody`), `bad` (for the bad-receiver phase).
+ * `signed` (custom HMAC over `signedBody`), `bad` (for the bad-receiver phase). They are written
+ * with their credentials in clear, then `hookflow migrate` (with `env`'s encryption key) seals
+ * them, as it does for rows stored before encryption at rest.
  */
-export async function seedWebhooks({ dbUrl, run, receiverUrl, signedBody }) {
+export async function seedWebhooks({ cli, env, dbUrl, run, receiverUrl, signedBody }) {
   const sql = postgres(dbUrl, { max: 2, onnotice: () => {} });
   const userId = `usr_bench${run}`;
   await sql`insert into users (id, email, password_hash) values (${userId}, ${`bench-${run}@example.test`}, 'x')`;
@@ -45,6 +47,7 @@ export async function seedWebhooks({ dbUrl, run, receiverUrl, signedBody }) {
     incoming_signature_secret: secret,
   });
   const bad = await mk("bad", {});
+  await migrate(cli, env);
   return {
     sql,
     plain,

@@ -12,7 +12,11 @@ async function main(): Promise<void> {
   for (const warning of config.warnings) services.logger.warn(warning);
   // Prometheus metrics on their own listener (METRICS_PORT), never on the public port.
   if (config.metrics) await startMetricsServer({ metrics: services.metrics, ...config.metrics });
-  await migrateDatabase({ url: config.databaseUrl, log: (m) => services.logger.info(m) });
+  await migrateDatabase({
+    url: config.databaseUrl,
+    keyRing: services.keyRing,
+    log: (m) => services.logger.info(m),
+  });
   await ensureBootstrapUser({ db: services.db.db, now: services.now }, config);
   const app = createApiApp(services);
   const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) =>

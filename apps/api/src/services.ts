@@ -1,6 +1,11 @@
 import type { HookflowConfig } from "@hookflow/config";
 import { createDb, type DbHandle } from "@hookflow/db";
-import { type ClientAddressResolver, createClientAddressResolver } from "@hookflow/domain";
+import {
+  type ClientAddressResolver,
+  createClientAddressResolver,
+  createKeyRing,
+  type KeyRing,
+} from "@hookflow/domain";
 import { createLogger, createMetrics, type Logger, type Metrics } from "@hookflow/observability";
 import {
   createTransformRunnerPort,
@@ -38,6 +43,8 @@ export interface ApiServices {
   logger: Logger;
   metrics: Metrics;
   apiMetrics: ApiMetrics;
+  /** Seals and opens credentials at rest (webhook tokens and secrets). */
+  keyRing: KeyRing;
   now: () => Date;
   /** Failed events replay-all reopens and queues per batch (and holds in memory at once). */
   replayAllBatchSize: number;
@@ -108,6 +115,7 @@ export function buildApiServices(options: BuildApiServicesOptions): ApiServices 
     logger,
     metrics,
     apiMetrics: createApiMetrics(metrics),
+    keyRing: createKeyRing(config.encryptionKeys),
     now: options.now ?? (() => new Date()),
     replayAllBatchSize: options.replayAllBatchSize ?? REPLAY_ALL_BATCH_SIZE,
     clientAddress: createClientAddressResolver(config.trustedProxies),

@@ -2,7 +2,7 @@ import { type ApprovalDecision, createApprovalLinkToken } from "@hookflow/domain
 import { createMailer, type Mailer, sendApprovalRequest } from "@hookflow/mail";
 import { createLogger } from "@hookflow/observability";
 import { parkAtGate, parkRow, resumeJobState, type SeededPark } from "./approvals-fixtures.js";
-import { createUserWithSession } from "./fixtures.js";
+import { createApiKeyFor, createUserWithSession } from "./fixtures.js";
 import { type ApiHarness, startApi } from "./harness.js";
 import { createNode, insertWebhookRow, webhookInput } from "./nodes-fixtures.js";
 
@@ -44,6 +44,26 @@ describe("emailed approval links and the approval outbox", () => {
   const secret = () => api.services.config.secret;
   const linkFor = (park: SeededPark, decision: ApprovalDecision, expiresAtMs = Date.now() + HOUR) =>
     `/api/approvals/${createApprovalLinkToken(secret(), { parkId: park.parkId, decision, expiresAtMs })}`;
+  /** The approval mail of a parked path, as the worker sends it (kept in the outbox here). */
+  const mailRequest = (park: SeededPark, payload: unknown) =>
+    sendApprovalRequest({
+      mailer,
+      secret: secret(),
+      publicBaseUrl: api.services.config.publicBaseUrl,
+      node: {
+        id: gate.id,
+        name: gate.name,
+        notifyEmails: ["boss@example.com"],
+        autoActionOnTimeout: "reject",
+        ownerId: alice.userId,
+        organizationId: null,
+      },
+      webhookName: "Shop",
+      eventId: park.eventId,
+      parkId: park.parkId,
+      payload: JSON.stringify(payload),
+      timeoutAt: new Date(Date.now() + HOUR),
+    });
   const open = (method: "GET" | "POST", path: string) =>
     api.app.request(path, {
       method,
@@ -178,24 +198,7 @@ describe("emailed approval links and the approval outbox", () => {
 
   it("lists the gate's mails in its outbox, whose links open the confirmation page", async () => {
     const park = await parkAtGate(api, { webhookId, nodeId: gate.id });
-    const sent = await sendApprovalRequest({
-      mailer,
-      secret: secret(),
-      publicBaseUrl: api.services.config.publicBaseUrl,
-      node: {
-        id: gate.id,
-        name: gate.name,
-        notifyEmails: ["boss@example.com"],
-        autoActionOnTimeout: "reject",
-        ownerId: alice.userId,
-        organizationId: null,
-      },
-      webhookName: "Shop",
-      eventId: park.eventId,
-      parkId: park.parkId,
-      payload: JSON.stringify({ order: 1 }),
-      timeoutAt: new Date(Date.now() + HOUR),
-    });
+    const sent = await mailRequest(park, { order: 1 });
     expect(sent?.status).toBe("outbox");
 
     const res = await api.call("GET", `/api/approval-nodes/${gate.id}/outbox`, {
@@ -228,5 +231,35 @@ describe("emailed approval links and the approval outbox", () => {
     expect(await page.text()).toContain("Approve this event?");
     expect((await open("POST", path(rejectUrl))).status).toBe(200);
     expect((await parkRow(db, park.parkId)).status).toBe("rejected");
+  });
+
+  it("hides the link tokens from a canvas:read key, which may not decide approvals", async () => {
+    const park = await parkAtGate(api, { webhookId, nodeId: gate.id });
+    await mailRequest(park, { order: 2 });
+    const outbox = async (token: string) => {
+      const res = await api.call("GET", `/api/approval-nodes/${gate.id}/outbox`, { token });
+      expect(res.status).toBe(200);
+      const mail = res.body.find((item: { eventId: string }) => item.eventId === park.eventId);
+      return `${mail.text}\n${mail.html}`;
+    };
+    const linkTokens = (text: string) =>
+      [...text.matchAll(/\/api\/approvals\/([A-Za-z0-9_.-]+)/g)].map(([, token]) => token);
+
+    const full = await outbox(alice.token);
+    const tokens = linkTokens(full);
+    expect(tokens.length).toBeGreaterThanOrEqual(2);
+
+    const reader = await createApiKeyFor(db, alice.userId, { scopes: ["canvas:read"] });
+    const redacted = await outbox(reader.key);
+    for (const token of tokens) expect(redacted).not.toContain(token);
+    expect(linkTokens(redacted)).toEqual([]);
+    expect(redacted).toContain("/api/approvals/[redacted]");
+    // Nothing left that decides the park: it is still waiting.
+    expect((await parkRow(db, park.parkId)).status).toBe("waiting");
+
+    const decider = await createApiKeyFor(db, alice.userId, {
+      scopes: ["canvas:read", "events:write"],
+    });
+    expect(linkTokens(await outbox(decider.key))).toEqual(tokens);
   });
 });

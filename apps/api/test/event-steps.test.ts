@@ -1,8 +1,8 @@
-import { randomBytes } from "node:crypto";
-import { eventStepBatches, events, webhooks } from "@hookflow/db";
+import { eventStepBatches, events } from "@hookflow/db";
 import { newId } from "@hookflow/domain";
 import { createApiKeyFor, createUserWithSession } from "./fixtures.js";
 import { type ApiHarness, startApi } from "./harness.js";
+import { insertWebhookRow } from "./nodes-fixtures.js";
 
 let api: ApiHarness;
 let owner: { userId: string; token: string };
@@ -12,15 +12,7 @@ beforeAll(async () => {
   api = await startApi();
   const db = api.database.db;
   owner = await createUserWithSession(db);
-  const webhookId = newId("webhook");
-  await db.insert(webhooks).values({
-    id: webhookId,
-    ownerId: owner.userId,
-    name: "steps",
-    targetUrl: "http://127.0.0.1:9/hook",
-    ingressToken: randomBytes(24).toString("base64url"),
-    signingSecret: `whsec_${randomBytes(32).toString("base64")}`,
-  });
+  const webhookId = await insertWebhookRow(db, owner.userId, { name: "steps" });
   eventId = newId("event");
   await db.insert(events).values({ id: eventId, webhookId, body: "{}", status: "failed" });
   const at = "2030-01-01T00:00:00.000Z";

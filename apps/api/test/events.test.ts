@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import { deliveryAttempts, events } from "@hookflow/db";
 import {
   INCOMING_SIGNATURE_HEADERS,
@@ -734,39 +735,55 @@ describe("events api", () => {
       ["custom", "x-webhook-signature"],
       ["stripe", "stripe-signature"],
     ] as const)(
-      "records a %s signature that verifies when includeSignature is set",
+      "signs a %s test request in memory and never stores or returns a usable signature",
       async (type, header) => {
         const secret = `in-secret-${type}`;
         const webhook = await insertWebhook(db, dave.userId, {
           incomingSignatureType: type,
           incomingSignatureSecret: secret,
         });
+        // An attacker's chosen body: a stored valid signature for it would be a forged sender.
+        const chosen = { type: "refund.approved", amount: 1_000_000 };
         const res = await api.call("POST", `/api/webhooks/${webhook}/test`, {
           token: dave.token,
-          body: { payload: { type: "ping", n: 1 }, includeSignature: true },
+          body: { payload: chosen, includeSignature: true },
         });
         expect(res.status).toBe(202);
+        expect(Object.keys(res.body).sort()).toEqual(["eventId", "streamToken"]);
         const row = await eventRow(db, res.body.eventId);
-        expect(row.headers[header]).toBeDefined();
         expect(INCOMING_SIGNATURE_HEADERS[type]).toBe(header);
-        const verdict = verifyIncomingSignature({
-          type,
-          secret,
-          headers: (name) => row.headers[name.toLowerCase()],
-          rawBody: Buffer.from(row.body, "utf8"),
-          nowMs: Date.now(),
+        expect(row.headers[header]).toBe("[redacted]");
+        const fetched = await api.call("GET", `/api/events/${res.body.eventId}`, {
+          token: dave.token,
         });
-        expect(verdict).toEqual({ ok: true });
-        const wrongSecret = verifyIncomingSignature({
-          type,
-          secret: "another-secret",
-          headers: (name) => row.headers[name.toLowerCase()],
-          rawBody: Buffer.from(row.body, "utf8"),
-          nowMs: Date.now(),
-        });
-        expect(wrongSecret.ok).toBe(false);
+        expect(fetched.body.headers[header]).toBe("[redacted]");
+        // Neither the stored event nor its answer carries a signature that verifies ...
+        for (const headers of [row.headers, fetched.body.headers]) {
+          const verdict = verifyIncomingSignature({
+            type,
+            secret,
+            headers: (name) => headers[name.toLowerCase()],
+            rawBody: Buffer.from(row.body, "utf8"),
+            nowMs: Date.now(),
+          });
+          expect(verdict.ok).toBe(false);
+        }
+        // ... nor the MAC itself anywhere.
+        const mac = createHmac("sha256", secret).update(row.body).digest("hex");
+        expect(JSON.stringify(row)).not.toContain(mac);
+        expect(JSON.stringify(fetched.body)).not.toContain(mac);
       },
     );
+
+    it("still refuses includeSignature when the webhook has a type but its secret is missing", async () => {
+      const webhook = await insertWebhook(db, dave.userId, { incomingSignatureType: "github" });
+      const res = await api.call("POST", `/api/webhooks/${webhook}/test`, {
+        token: dave.token,
+        body: { includeSignature: true },
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toMatch(/^includeSignature: /);
+    });
 
     it("adds no signature without includeSignature or without a signature type", async () => {
       const signed = await insertWebhook(db, dave.userId, {

@@ -2,7 +2,12 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { loadConfig } from "@hookflow/config";
 import { createLogger } from "@hookflow/observability";
-import { createTestDatabase, createTestRedisPrefix, type TestDatabase } from "@hookflow/testing";
+import {
+  createTestDatabase,
+  createTestRedisPrefix,
+  TEST_ENCRYPTION_KEY,
+  type TestDatabase,
+} from "@hookflow/testing";
 import { createApiApp } from "../src/app.js";
 import {
   type ApiServices,
@@ -43,6 +48,7 @@ export async function startApi(
     REDIS_URL: redis.url,
     HOOKFLOW_REDIS_PREFIX: redis.prefix,
     HOOKFLOW_SECRET: "test-secret-test-secret-test-secret-123",
+    HOOKFLOW_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
     LOG_LEVEL: "silent",
     ...env,
   });

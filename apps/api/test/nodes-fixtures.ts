@@ -1,7 +1,7 @@
-import { randomBytes } from "node:crypto";
-import { events, pipelineNodes, webhooks } from "@hookflow/db";
+import { events, pipelineNodes } from "@hookflow/db";
 import { newId, newPrefixedId } from "@hookflow/domain";
 import { FAMILIES, type FamilyConfig, type FamilyKey } from "@hookflow/pipeline";
+import { insertWebhookFixture, type WebhookFixture } from "@hookflow/testing";
 import { Redis } from "ioredis";
 import type { ApiHarness } from "./harness.js";
 
@@ -12,19 +12,15 @@ type Db = ApiHarness["database"]["db"];
 export async function insertWebhookRow(
   db: Db,
   ownerId: string,
-  values: Partial<typeof webhooks.$inferInsert> = {},
+  values: Partial<WebhookFixture> = {},
 ): Promise<string> {
-  const id = newId("webhook");
-  await db.insert(webhooks).values({
-    id,
+  const { row } = await insertWebhookFixture(db, {
     ownerId,
     name: "fixture webhook",
     targetUrl: "http://127.0.0.1:9/hook",
-    ingressToken: randomBytes(24).toString("base64url"),
-    signingSecret: `whsec_${randomBytes(32).toString("base64")}`,
     ...values,
   });
-  return id;
+  return row.id;
 }
 
 export async function insertEventRow(

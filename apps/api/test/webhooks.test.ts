@@ -284,7 +284,7 @@ describe("webhooks api", () => {
       expect(on.body).toEqual({ isActive: true });
     });
 
-    it("rotates the ingress token and publishes the old one for cache invalidation", async () => {
+    it("rotates the ingress token and publishes the change (never the token) for cache invalidation", async () => {
       const created = await create(alice.token, { name: "Rotate token" });
       const change = await nextWebhookChange();
       try {
@@ -294,10 +294,7 @@ describe("webhooks api", () => {
         expect(res.status).toBe(200);
         expect(res.body.ingressToken).toMatch(/^[A-Za-z0-9_-]{32,}$/);
         expect(res.body.ingressToken).not.toBe(created.ingressToken);
-        expect(await change.message).toEqual({
-          webhookId: created.id,
-          ingressTokens: [created.ingressToken],
-        });
+        expect(await change.message).toEqual({ webhookId: created.id });
       } finally {
         change.close();
       }
@@ -315,7 +312,7 @@ describe("webhooks api", () => {
           body: { priority: 2 },
         });
         expect(res.status).toBe(200);
-        expect(await change.message).toEqual({ webhookId: created.id, ingressTokens: [] });
+        expect(await change.message).toEqual({ webhookId: created.id });
       } finally {
         change.close();
       }
@@ -354,10 +351,7 @@ describe("webhooks api", () => {
         });
         expect(res.status).toBe(204);
         expect(res.body).toBeNull();
-        expect(await change.message).toEqual({
-          webhookId: created.id,
-          ingressTokens: [created.ingressToken],
-        });
+        expect(await change.message).toEqual({ webhookId: created.id });
       } finally {
         change.close();
       }
@@ -498,6 +492,59 @@ describe("webhooks api", () => {
   });
 
   describe("security", () => {
+    it("stores the token and both secrets sealed, through create, rotations and PATCH", async () => {
+      const rawRow = async (id: string) => {
+        const [row] = await api.database.sql`select * from webhooks where id = ${id}`;
+        return row ?? {};
+      };
+      const inClear = new Set<string>();
+      const created = await create(alice.token, {
+        name: "Sealed",
+        signingSecret: "whsec_chosen-by-the-owner",
+        incomingSignatureType: "stripe",
+        incomingSignatureSecret: "incoming-chosen-by-the-owner",
+      });
+      expect(created.signingSecret).toBe("whsec_chosen-by-the-owner");
+      inClear.add(created.ingressToken).add(created.signingSecret);
+      inClear.add("incoming-chosen-by-the-owner");
+
+      const token = await api.call("POST", `/api/webhooks/${created.id}/rotate-token`, {
+        token: alice.token,
+      });
+      const secret = await api.call("POST", `/api/webhooks/${created.id}/rotate-signing-secret`, {
+        token: alice.token,
+      });
+      const patched = await api.call("PATCH", `/api/webhooks/${created.id}`, {
+        token: alice.token,
+        body: { incomingSignatureSecret: "incoming-patched", name: "Sealed still" },
+      });
+      expect(patched.status).toBe(200);
+      inClear.add(token.body.ingressToken).add(secret.body.signingSecret).add("incoming-patched");
+
+      const row = await rawRow(created.id);
+      const stored = JSON.stringify(row);
+      for (const value of inClear) expect(stored).not.toContain(value);
+      for (const column of ["ingress_token", "signing_secret", "incoming_signature_secret"]) {
+        expect([column, row[column]]).toEqual([column, expect.stringMatching(/^enc:v1:/)]);
+      }
+      expect(row.token_hash).toBe(api.services.keyRing.lookupHash(token.body.ingressToken));
+      // The owner still reads them in clear, and a PATCH that leaves the secret alone keeps it.
+      const read = await api.call("GET", `/api/webhooks/${created.id}`, { token: alice.token });
+      expect(read.body).toMatchObject({
+        ingressToken: token.body.ingressToken,
+        ingressUrl: expect.stringMatching(new RegExp(`/api/in/${token.body.ingressToken}$`)),
+        signingSecret: secret.body.signingSecret,
+        hasIncomingSignatureSecret: true,
+      });
+      await api.call("PATCH", `/api/webhooks/${created.id}`, {
+        token: alice.token,
+        body: { description: "touch" },
+      });
+      expect((await rawRow(created.id)).incoming_signature_secret).toBe(
+        row.incoming_signature_secret,
+      );
+    });
+
     it("answers 403 to another user on every webhook route, and 404 for an unknown id", async () => {
       const created = await create(alice.token, { name: "Alice only" });
       const id = created.id;

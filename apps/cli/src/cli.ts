@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import type { HookflowConfig } from "@hookflow/config";
 import { run as adminCreateKey } from "./commands/admin-create-key.js";
 import { run as adminCreateUser } from "./commands/admin-create-user.js";
+import { run as adminRotateEncryptionKey } from "./commands/admin-rotate-encryption-key.js";
 import { run as migrate } from "./commands/migrate.js";
 import { run as start } from "./commands/start.js";
 import { USAGE } from "./usage.js";
@@ -11,6 +12,7 @@ type Command = (args: string[], config: HookflowConfig) => Promise<number>;
 const ADMIN: Record<string, Command> = {
   "create-user": adminCreateUser,
   "create-key": adminCreateKey,
+  "rotate-encryption-key": adminRotateEncryptionKey,
 };
 
 function version(): string {

@@ -1,5 +1,6 @@
 import type { HookflowConfig } from "@hookflow/config";
 import { migrateDatabase } from "@hookflow/db";
+import { createKeyRing } from "@hookflow/domain";
 import { createLogger, type Metrics } from "@hookflow/observability";
 import type { Role } from "./commands/start-args.js";
 import type { FetchHandler } from "./compose-fetch.js";
@@ -24,10 +25,17 @@ export interface Component {
 const nothing = async () => {};
 const nothingToRelease = () => {};
 
-/** Brings the schema up to date; replicas serialise on an advisory lock inside. */
+/**
+ * Brings the schema up to date and seals credentials still stored in clear; replicas serialise
+ * on an advisory lock inside.
+ */
 export async function migrate(config: HookflowConfig): Promise<void> {
   const logger = createLogger({ level: config.logLevel, role: "migrate" });
-  await migrateDatabase({ url: config.databaseUrl, log: (message) => logger.info(message) });
+  await migrateDatabase({
+    url: config.databaseUrl,
+    keyRing: createKeyRing(config.encryptionKeys),
+    log: (message) => logger.info(message),
+  });
 }
 
 /**

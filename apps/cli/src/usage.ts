@@ -6,6 +6,7 @@ Commands:
   migrate                    Create the database if missing and apply migrations
   admin create-user ...      Create a user (hookflow admin create-user --help)
   admin create-key ...       Create an API key (hookflow admin create-key --help)
+  admin rotate-encryption-key  Re-encrypt stored credentials under HOOKFLOW_ENCRYPTION_KEY
   help, --help               Show this help
   version, --version         Print the version
 

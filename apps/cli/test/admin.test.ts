@@ -1,9 +1,17 @@
 import { loadConfig } from "@hookflow/config";
 import { findActiveApiKey, findUserByEmail } from "@hookflow/db";
-import { hashToken, verifyPassword } from "@hookflow/domain";
+import {
+  createKeyRing,
+  hashToken,
+  openWebhookSecrets,
+  sealedKeyId,
+  sealWebhookSecrets,
+  verifyPassword,
+} from "@hookflow/domain";
 import { createTestDatabase, type TestDatabase } from "@hookflow/testing";
 import { run as createKey } from "../src/commands/admin-create-key.js";
 import { run as createUser } from "../src/commands/admin-create-user.js";
+import { run as rotateKey } from "../src/commands/admin-rotate-encryption-key.js";
 import type { AdminIo } from "../src/commands/admin-shared.js";
 
 function collector(): AdminIo & { out: () => string; err: () => string } {
@@ -192,6 +200,98 @@ describe("hookflow admin commands", () => {
       expect(res.err).toMatch(message);
       const after = await database.sql`select count(*)::int as n from api_keys`;
       expect(after[0]?.n).toBe(before[0]?.n);
+    });
+  });
+
+  describe("rotate-encryption-key", () => {
+    const oldKey = "a1".repeat(32);
+    const newKey = "b2".repeat(32);
+    const configWith = (env: Record<string, string>) =>
+      loadConfig({ NODE_ENV: "test", DATABASE_URL: database.url, LOG_LEVEL: "silent", ...env });
+    async function rotateCmd(args: string[], env: Record<string, string>) {
+      const io = collector();
+      const code = await rotateKey(args, configWith(env), io);
+      return { code, out: io.out(), err: io.err() };
+    }
+
+    it("re-encrypts every webhook credential under the new key, so the old key can go", async () => {
+      const [owner] = await database.sql`select id from users limit 1`;
+      const oldRing = createKeyRing({ current: Buffer.from(oldKey, "hex") });
+      const secrets = {
+        ingressToken: "token-sealed-under-the-old-key",
+        signingSecret: "whsec_old_key_signing",
+        incomingSignatureSecret: "incoming-old-key",
+      };
+      const sealed = sealWebhookSecrets(oldRing, "wh_rotate_1", secrets);
+      await database.sql`insert into webhooks (id, owner_id, name, ingress_token, token_hash,
+          signing_secret, incoming_signature_type, incoming_signature_secret)
+        values ('wh_rotate_1', ${owner?.id}, 'rotate', ${sealed.ingressToken}, ${sealed.tokenHash},
+          ${sealed.signingSecret}, 'github', ${sealed.incomingSignatureSecret})`;
+      // A row from before encryption at rest is sealed on the way.
+      await database.sql`insert into webhooks (id, owner_id, name, ingress_token, signing_secret)
+        values ('wh_rotate_2', ${owner?.id}, 'legacy', 'legacy-token-in-clear', 'whsec_clear')`;
+
+      const env = { HOOKFLOW_ENCRYPTION_KEY: newKey, HOOKFLOW_ENCRYPTION_KEYS_PREVIOUS: oldKey };
+      const res = await rotateCmd(["--batch-size", "1"], env);
+      expect(res.err).toBe("");
+      expect(res.code).toBe(0);
+      const newRing = createKeyRing({ current: Buffer.from(newKey, "hex") });
+      expect(JSON.parse(res.out)).toEqual({
+        keyId: newRing.currentKeyId,
+        webhooksResealed: expect.any(Number),
+        webhooksChangedMeanwhile: 0,
+        webhooksNotOpened: [],
+      });
+
+      const rows =
+        await database.sql`select * from webhooks where id like 'wh_rotate_%' order by id`;
+      expect(JSON.stringify(rows)).not.toMatch(/old-key|old_key|in-clear|whsec_clear/);
+      const opened = rows.map((row) => {
+        for (const column of ["ingress_token", "signing_secret"]) {
+          expect(sealedKeyId(row[column])).toBe(newRing.currentKeyId);
+        }
+        return openWebhookSecrets(newRing, {
+          id: row.id,
+          ingressToken: row.ingress_token,
+          signingSecret: row.signing_secret,
+          incomingSignatureSecret: row.incoming_signature_secret,
+        });
+      });
+      expect(opened).toEqual([
+        secrets,
+        {
+          ingressToken: "legacy-token-in-clear",
+          signingSecret: "whsec_clear",
+          incomingSignatureSecret: null,
+        },
+      ]);
+      expect(rows.map((row) => row.token_hash)).toEqual([
+        newRing.lookupHash(secrets.ingressToken),
+        newRing.lookupHash("legacy-token-in-clear"),
+      ]);
+
+      // Idempotent: a second run finds nothing to do and changes nothing.
+      const again = await rotateCmd([], env);
+      expect(JSON.parse(again.out)).toMatchObject({ webhooksResealed: 0 });
+      expect(
+        await database.sql`select * from webhooks where id like 'wh_rotate_%' order by id`,
+      ).toEqual(rows);
+    });
+
+    it("exits 1 and names the rows when the key they were sealed with is not configured", async () => {
+      const res = await rotateCmd([], { HOOKFLOW_ENCRYPTION_KEY: "c3".repeat(32) });
+      expect(res.code).toBe(1);
+      expect(JSON.parse(res.out).webhooksNotOpened).toEqual(
+        expect.arrayContaining([{ id: "wh_rotate_1", reason: "unknown_key" }]),
+      );
+      expect(res.err).toMatch(/HOOKFLOW_ENCRYPTION_KEYS_PREVIOUS/);
+    });
+
+    it("exits 2 for a bad batch size and prints its usage with --help", async () => {
+      expect((await rotateCmd(["--batch-size", "0"], {})).code).toBe(2);
+      const help = await rotateCmd(["--help"], {});
+      expect(help.code).toBe(0);
+      expect(help.out).toMatch(/^Usage: hookflow admin rotate-encryption-key/);
     });
   });
 });

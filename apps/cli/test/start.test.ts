@@ -1,11 +1,15 @@
 import { createDb, dropDatabase } from "@hookflow/db";
+import { signIncomingForTest, verifyHookflowSignature } from "@hookflow/domain";
 import {
   createTestDatabase,
   createTestRedisPrefix,
+  openSse,
   type Receiver,
+  type SseConnection,
   startReceiver,
   type TestDatabase,
   type TestRedisPrefix,
+  waitUntil,
 } from "@hookflow/testing";
 import {
   assertBuilt,
@@ -128,6 +132,117 @@ describe("hookflow start (all roles in one process)", () => {
     expect(delivered?.path).toBe("/hook");
     expect(JSON.parse(delivered?.body.toString() ?? "null")).toEqual({ order: 42 });
     expect(delivered?.headers["x-hookflow-event-id"]).toBe(eventId);
+  });
+
+  it("keeps every webhook credential sealed in Postgres while each role uses it in clear", async () => {
+    const signup = await fetch(`${base}/api/auth/signup`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "sealed@example.com", password: "correct-horse-2", name: "S" }),
+    });
+    const { token } = (await signup.json()) as { token: string };
+    const incoming = "incoming-secret-in-clear-only-in-memory";
+    const created = await fetch(`${base}/api/webhooks`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: JSON.stringify({
+        name: "sealed",
+        targetUrl: `${receiver.url}/sealed`,
+        incomingSignatureType: "github",
+        incomingSignatureSecret: incoming,
+      }),
+    });
+    expect(created.status).toBe(201);
+    const webhook = (await created.json()) as {
+      id: string;
+      ingressToken: string;
+      signingSecret: string;
+    };
+
+    // What an attacker with a copy of the database reads: no credential, in any column.
+    const [row] = await hookflow.database.sql`select * from webhooks where id = ${webhook.id}`;
+    const stored = JSON.stringify(row);
+    for (const secret of [webhook.ingressToken, webhook.signingSecret, incoming]) {
+      expect(stored).not.toContain(secret);
+    }
+    for (const column of ["ingress_token", "signing_secret", "incoming_signature_secret"]) {
+      expect(row?.[column]).toMatch(/^enc:v1:[0-9a-f]{8}:/);
+    }
+    expect(row?.token_hash).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
+    // The ingress finds it by the token's hash and verifies with the opened incoming secret; the
+    // worker signs with the opened signing secret.
+    const body = JSON.stringify({ sealed: true });
+    const unsigned = await fetch(`${base}/api/in/${webhook.ingressToken}`, {
+      method: "POST",
+      body,
+    });
+    expect(unsigned.status).toBe(401);
+    const headers = signIncomingForTest({
+      type: "github",
+      secret: incoming,
+      rawBody: body,
+      nowMs: Date.now(),
+    });
+    const accepted = await fetch(`${base}/api/in/${webhook.ingressToken}`, {
+      method: "POST",
+      headers,
+      body,
+    });
+    expect(accepted.status).toBe(202);
+    const delivered = await waitUntil(
+      () => receiver.requests.find((request) => request.path === "/sealed"),
+      { timeoutMs: 20_000 },
+    );
+    expect(
+      verifyHookflowSignature(
+        webhook.signingSecret,
+        delivered.headers["x-hookflow-signature"] as string | undefined,
+        delivered.body,
+        { nowMs: Date.now() },
+      ),
+    ).toEqual({ ok: true });
+  });
+
+  it("answers a 6th concurrent stream of one token 429 on the single port", async () => {
+    const signup = await fetch(`${base}/api/auth/signup`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        email: "streams@example.com",
+        password: "correct-horse-3",
+        name: "S",
+      }),
+    });
+    const { token } = (await signup.json()) as { token: string };
+    // An inactive webhook holds its events: their streams stay open.
+    const created = await fetch(`${base}/api/webhooks`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: JSON.stringify({ name: "held", targetUrl: `${receiver.url}/held`, isActive: false }),
+    });
+    const webhook = (await created.json()) as { ingressToken: string };
+    const accepted = await fetch(`${base}/api/in/${webhook.ingressToken}`, {
+      method: "POST",
+      body: JSON.stringify({ held: true }),
+    });
+    const { eventId, streamToken } = (await accepted.json()) as {
+      eventId: string;
+      streamToken: string;
+    };
+    const url = `${base}/api/events/${eventId}/stream?token=${encodeURIComponent(streamToken)}`;
+    const streams: SseConnection[] = [];
+    try {
+      for (let i = 0; i < 6; i++) streams.push(await openSse(url));
+      expect(streams.map((stream) => stream.status)).toEqual([200, 200, 200, 200, 200, 429]);
+      expect(JSON.parse(streams[5]?.text ?? "")).toEqual({
+        statusCode: 429,
+        message: "Too many open streams for this stream token (at most 5)",
+        error: "Too Many Requests",
+      });
+    } finally {
+      for (const stream of streams) stream.close();
+    }
   });
 
   it("shuts down cleanly on SIGTERM with exit code 0", async () => {

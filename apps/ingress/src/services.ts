@@ -1,11 +1,7 @@
 import { EventEmitter } from "node:events";
 import type { HookflowConfig } from "@hookflow/config";
-import {
-  createDb,
-  type DbHandle,
-  findIngressWebhookByToken,
-  type IngressWebhook,
-} from "@hookflow/db";
+import { createDb, type DbHandle } from "@hookflow/db";
+import { createKeyRing, type KeyRing } from "@hookflow/domain";
 import {
   createLogger,
   createMetrics,
@@ -22,6 +18,7 @@ import {
   WebhookChanged,
 } from "@hookflow/queue";
 import { Redis } from "ioredis";
+import { type AcceptingWebhook, findAcceptingWebhook } from "./ingress/find-accepting-webhook.js";
 import { createGroupCommit, type GroupCommit } from "./ingress/group-commit.js";
 import { limitHeapGrowth } from "./ingress/heap-growth.js";
 import { createIngressMetrics, type IngressMetrics } from "./ingress/ingress-metrics.js";
@@ -38,6 +35,12 @@ export const BATCH_MAX_BYTES = 8 * 1024 * 1024;
 export const BATCH_MAX_IN_FLIGHT = 2;
 export const TOKEN_CACHE_TTL_MS = 30_000;
 export const TOKEN_CACHE_MAX_ENTRIES = 10_000;
+/**
+ * How long a dedup claim stays pending while its event is stored (a batch takes milliseconds; a
+ * crash leaves it to run out, and repeats get 409 until then). Scaled by HOOKFLOW_DELAY_SCALE,
+ * never under 2 s.
+ */
+export const DEDUP_PENDING_MS = 30_000;
 const REDIS_WAIT_MS = 2_000;
 
 export interface IngressServices {
@@ -50,7 +53,9 @@ export interface IngressServices {
   metrics: Metrics;
   ingressMetrics: IngressMetrics;
   tracer: ReturnType<typeof getTracer>;
-  tokens: TokenCache<IngressWebhook>;
+  /** Opens the incoming signature secrets; hashes tokens for lookup. */
+  keyRing: KeyRing;
+  tokens: TokenCache<AcceptingWebhook>;
   batcher: GroupCommit<EventToStore, StoreOutcome>;
   /** Emits `webhook-changed` with the parsed message after the cache dropped its entries. */
   changes: EventEmitter;
@@ -58,6 +63,7 @@ export interface IngressServices {
   subscribed: () => Promise<void>;
   /** Sync response mode: waits for an event's pipeline (one steps subscription, opened lazily). */
   sync: SyncWaiter;
+  dedupPendingMs: number;
   now: () => number;
   close: () => Promise<void>;
 }
@@ -90,8 +96,9 @@ export function buildIngressServices(options: BuildIngressServicesOptions): Ingr
     queue.on("error", (error) => logger.warn({ err: error }, "queue error"));
   }
 
-  const tokens = createTokenCache<IngressWebhook>({
-    load: async (token) => (await findIngressWebhookByToken(db.db, token)) ?? null,
+  const keyRing = createKeyRing(config.encryptionKeys);
+  const tokens = createTokenCache<AcceptingWebhook>({
+    load: (token) => findAcceptingWebhook({ db: db.db, keyRing }, token),
     ttlMs: TOKEN_CACHE_TTL_MS,
     maxEntries: TOKEN_CACHE_MAX_ENTRIES,
   });
@@ -125,7 +132,7 @@ export function buildIngressServices(options: BuildIngressServicesOptions): Ingr
       tokens.clear();
       return;
     }
-    tokens.invalidate(parsed.webhookId, parsed.ingressTokens);
+    tokens.invalidate(parsed.webhookId);
     changes.emit("webhook-changed", parsed);
   });
 
@@ -135,7 +142,8 @@ export function buildIngressServices(options: BuildIngressServicesOptions): Ingr
     weigh: (item) => item.bodyBytes,
     maxWeight: BATCH_MAX_BYTES,
     maxInFlight: BATCH_MAX_IN_FLIGHT,
-    flush: (items) => storeEvents({ db, redis, queues, logger, redisWaitMs: REDIS_WAIT_MS }, items),
+    flush: (items) =>
+      storeEvents({ db, redis, keys, queues, logger, redisWaitMs: REDIS_WAIT_MS }, items),
     onFlush: ({ size, ok }) =>
       ingressMetrics.batchSize.observe({ outcome: ok ? "stored" : "failed" }, size),
   });
@@ -158,11 +166,13 @@ export function buildIngressServices(options: BuildIngressServicesOptions): Ingr
     metrics,
     ingressMetrics,
     tracer: getTracer("ingress"),
+    keyRing,
     tokens,
     batcher,
     changes,
     subscribed: () => subscribedOnce,
     sync,
+    dedupPendingMs: Math.max(2_000, DEDUP_PENDING_MS * config.delayScale),
     now: () => Date.now(),
     close: async () => {
       await batcher.drain();

@@ -1,9 +1,16 @@
 import { loadConfig } from "@hookflow/config";
-import { type Database, users, webhooks } from "@hookflow/db";
+import { type Database, users } from "@hookflow/db";
 import { newId, randomToken } from "@hookflow/domain";
 import { createLogger } from "@hookflow/observability";
 import { createDeliveryQueues, type DeliveryQueues, type Priority } from "@hookflow/queue";
-import { createTestDatabase, createTestRedisPrefix, type TestDatabase } from "@hookflow/testing";
+import {
+  createTestDatabase,
+  createTestRedisPrefix,
+  insertWebhookFixture,
+  TEST_ENCRYPTION_KEY,
+  type TestDatabase,
+  type WebhookFixture,
+} from "@hookflow/testing";
 import { Redis } from "ioredis";
 import { createIngressApp } from "../src/app.js";
 import { buildIngressServices, type IngressServices } from "../src/services.js";
@@ -24,9 +31,7 @@ export interface IngressHarness {
     body: string | Uint8Array | ReadableStream<Uint8Array>,
     headers?: Record<string, string>,
   ) => Promise<{ status: number; body: any; headers: Headers }>;
-  createWebhook: (
-    values?: Partial<typeof webhooks.$inferInsert>,
-  ) => Promise<{ id: string; token: string }>;
+  createWebhook: (values?: Partial<WebhookFixture>) => Promise<{ id: string; token: string }>;
   eventRows: (webhookId: string) => Promise<any[]>;
   jobOf: (priority: Priority, eventId: string) => Promise<{ data: any } | undefined>;
   close: () => Promise<void>;
@@ -43,19 +48,15 @@ export async function insertOwner(db: Database): Promise<string> {
 export async function insertWebhook(
   db: Database,
   ownerId: string,
-  values: Partial<typeof webhooks.$inferInsert> = {},
+  values: Partial<WebhookFixture> = {},
 ): Promise<{ id: string; token: string }> {
-  const id = newId("webhook");
-  const token = values.ingressToken ?? randomToken(40);
-  await db.insert(webhooks).values({
-    id,
+  const { row, secrets } = await insertWebhookFixture(db, {
     ownerId,
     name: "ingress test",
-    ingressToken: token,
-    signingSecret: `whsec_${randomToken(32)}`,
+    ingressToken: randomToken(40),
     ...values,
   });
-  return { id, token };
+  return { id: row.id, token: secrets.ingressToken };
 }
 
 /** The real ingress against a database and Redis prefix of its own. */
@@ -68,6 +69,7 @@ export async function startIngress(env: Record<string, string> = {}): Promise<In
     REDIS_URL: redisPrefix.url,
     HOOKFLOW_REDIS_PREFIX: redisPrefix.prefix,
     HOOKFLOW_SECRET: TEST_SECRET,
+    HOOKFLOW_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
     LOG_LEVEL: "silent",
     ...env,
   });

@@ -3,11 +3,18 @@ import { once } from "node:events";
 import { loadConfig } from "@hookflow/config";
 import {
   type IncomingSignatureType,
+  sealIngressToken,
   signIncomingForTest,
   verifyStreamToken,
 } from "@hookflow/domain";
 import { createLogger } from "@hookflow/observability";
-import { createTestDatabase, createTestRedisPrefix } from "@hookflow/testing";
+import {
+  createTestDatabase,
+  createTestRedisPrefix,
+  TEST_ENCRYPTION_KEY,
+  testKeyRing,
+  waitUntil,
+} from "@hookflow/testing";
 import { createIngressApp } from "../src/app.js";
 import { buildIngressServices } from "../src/services.js";
 import {
@@ -335,6 +342,45 @@ describe("ingress", () => {
       expect(rows.map((row) => row.id)).toEqual([original]);
     });
 
+    it("never answers a repeat with an event that is not stored: a pending claim gets 409", async () => {
+      const hook = await h.createWebhook({ dedupEnabled: true });
+      // What a replica that crashed between its claim and its store leaves behind.
+      const key = h.services.keys.dedup(hook.id, "crashed-1");
+      await h.redis.set(key, "pending:evt_never_stored", "PX", 2500);
+      const blocked = await h.post(hook.token, '{"n":1}', { "Idempotency-Key": "crashed-1" });
+      expect(blocked.status).toBe(409);
+      expect(blocked.headers.get("retry-after")).toBe("1");
+      expect(blocked.body).toEqual({
+        statusCode: 409,
+        message: "A request with the same deduplication key is still being stored; retry shortly",
+        error: "Conflict",
+      });
+      // Once the claim runs out the sender's retry is stored, and only then repeats are answered.
+      const stored = await waitUntil(async () => {
+        const res = await h.post(hook.token, '{"n":1}', { "Idempotency-Key": "crashed-1" });
+        if (res.status === 200) throw new Error(`answered a repeat: ${JSON.stringify(res.body)}`);
+        return res.status === 202 ? res : undefined;
+      });
+      const repeat = await h.post(hook.token, '{"n":1}', { "Idempotency-Key": "crashed-1" });
+      expect(repeat.body).toMatchObject({
+        deduplicated: true,
+        originalEventId: stored.body.eventId,
+      });
+      expect(await h.redis.get(key)).toBe(stored.body.eventId);
+      expect((await h.eventRows(hook.id)).map((row) => row.id)).toEqual([stored.body.eventId]);
+    });
+
+    it("releases its claim when the store fails", async () => {
+      const hook = await h.createWebhook({ dedupEnabled: true });
+      const key = h.services.keys.dedup(hook.id, "deleted-1");
+      // Cached token, then the webhook is deleted: its event's store fails after the claim.
+      expect((await h.post(hook.token, '{"warm":1}')).status).toBe(202);
+      await h.database.sql`delete from webhooks where id = ${hook.id}`;
+      const gone = await h.post(hook.token, "{}", { "Idempotency-Key": "deleted-1" });
+      expect(gone.status).toBe(404);
+      expect(await h.redis.get(key)).toBeNull();
+    });
+
     it("stores repeats when deduplication is off", async () => {
       const hook = await h.createWebhook();
       await h.post(hook.token, "{}", { "Idempotency-Key": "k" });
@@ -348,14 +394,16 @@ describe("ingress", () => {
       const hook = await h.createWebhook();
       expect((await h.post(hook.token, "{}")).status).toBe(202);
       const newToken = `rotated-${hook.token}`;
-      await h.database.sql`update webhooks set ingress_token = ${newToken} where id = ${hook.id}`;
+      const sealed = sealIngressToken(testKeyRing(), hook.id, newToken);
+      await h.database.sql`update webhooks set ingress_token = ${sealed.ingressToken},
+        token_hash = ${sealed.tokenHash} where id = ${hook.id}`;
       // Until the change is announced the cached lookup is served (that is the cache at work).
       expect((await h.post(hook.token, "{}")).status).toBe(202);
 
       const seen = once(h.services.changes, "webhook-changed");
       await h.redis.publish(
         h.services.keys.webhookChangedChannel,
-        JSON.stringify({ webhookId: hook.id, ingressTokens: [hook.token] }),
+        JSON.stringify({ webhookId: hook.id }),
       );
       await seen;
       expect((await h.post(hook.token, "{}")).status).toBe(404);
@@ -465,6 +513,7 @@ describe("ingress with a dependency down", () => {
         DATABASE_URL: database.url,
         REDIS_URL: "redis://127.0.0.1:1",
         HOOKFLOW_SECRET: TEST_SECRET,
+        HOOKFLOW_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
         LOG_LEVEL: "silent",
       }),
       logger: createLogger({ level: "silent", role: "ingress" }),
@@ -494,7 +543,8 @@ describe("ingress with a dependency down", () => {
     }
   });
 
-  it("answers 503, never 202, when Postgres is unreachable", async () => {
+  /** An ingress whose Postgres is a closed port, on a Redis prefix of its own. */
+  function withoutPostgres(logger = createLogger({ level: "silent", role: "ingress" })) {
     const redis = createTestRedisPrefix();
     const services = buildIngressServices({
       config: loadConfig({
@@ -503,10 +553,15 @@ describe("ingress with a dependency down", () => {
         REDIS_URL: redis.url,
         HOOKFLOW_REDIS_PREFIX: redis.prefix,
         HOOKFLOW_SECRET: TEST_SECRET,
-        LOG_LEVEL: "silent",
+        HOOKFLOW_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
       }),
-      logger: createLogger({ level: "silent", role: "ingress" }),
+      logger,
     });
+    return { redis, services };
+  }
+
+  it("answers 503, never 202, when Postgres is unreachable", async () => {
+    const { redis, services } = withoutPostgres();
     try {
       const app = createIngressApp(services);
       const responses = await Promise.all(
@@ -527,6 +582,34 @@ describe("ingress with a dependency down", () => {
         role: "ingress",
         checks: { postgres: false, redis: true },
       });
+    } finally {
+      await services.close();
+      await redis.destroy();
+    }
+  });
+
+  it("logs its 503 answers without the ingress token", async () => {
+    const lines: string[] = [];
+    const { redis, services } = withoutPostgres(
+      createLogger({
+        level: "debug",
+        role: "ingress",
+        destination: { write: (line: string) => lines.push(line) },
+      }),
+    );
+    const token = "secret-ingress-token-that-must-not-be-logged";
+    try {
+      const app = createIngressApp(services);
+      const res = await app.request(`/api/in/${token}?token=${token}`, {
+        method: "POST",
+        body: "{}",
+      });
+      expect(res.status).toBe(503);
+      const logged = lines.join("");
+      // The failure is logged, with its cause, and the path in its masked form.
+      expect(logged).toContain("Webhook store unavailable");
+      expect(logged).toContain("/api/in/:token");
+      expect(logged).not.toContain(token);
     } finally {
       await services.close();
       await redis.destroy();

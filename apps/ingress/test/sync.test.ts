@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { loadConfig } from "@hookflow/config";
-import { verifyStreamToken } from "@hookflow/domain";
+import { STREAM_TOKEN_TTL_MS, verifyStreamToken } from "@hookflow/domain";
 import { createLogger, createMetrics } from "@hookflow/observability";
 import { createStepPublisher, redisKeys } from "@hookflow/queue";
 import {
@@ -10,6 +10,7 @@ import {
   type Receiver,
   startChildApp,
   startReceiver,
+  TEST_ENCRYPTION_KEY,
   type TestDatabase,
   type TestRedisPrefix,
   waitUntil,
@@ -21,6 +22,7 @@ import { insertOwner, insertWebhook } from "./harness.js";
 
 const CLI = fileURLToPath(new URL("../../cli/dist/main.js", import.meta.url));
 const SECRET = "sync-test-secret-sync-test-secret-sync-1";
+const SHORT_WAIT_MS = 300;
 
 /** One ingress replica in this process. */
 function startReplica(env: Record<string, string>, syncWaitMs?: number) {
@@ -62,6 +64,7 @@ describe("sync response mode (ingress in process, worker as its own process)", (
       DATABASE_URL: database.url,
       REDIS_URL: prefix.url,
       HOOKFLOW_REDIS_PREFIX: prefix.prefix,
+      HOOKFLOW_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
     };
     worker = await startChildApp({
       entry: CLI,
@@ -71,7 +74,7 @@ describe("sync response mode (ingress in process, worker as its own process)", (
     });
     replicaA = startReplica(env);
     replicaB = startReplica(env);
-    shortWait = startReplica(env, 300);
+    shortWait = startReplica(env, SHORT_WAIT_MS);
     await Promise.all([replicaA, replicaB, shortWait].map((r) => r.services.subscribed()));
     redis = new Redis(prefix.url);
     ownerId = await insertOwner(database.db);
@@ -144,6 +147,23 @@ describe("sync response mode (ingress in process, worker as its own process)", (
     await waitUntil(async () =>
       (await statusOf(res.body.eventId)) === "delivered" ? true : undefined,
     );
+  });
+
+  it("answers a 408 with a stream token valid for 120 s from the answer, to follow the event", async () => {
+    receiver.respondWith(() => ({ status: 200, body: "late", delayMs: 1500 }));
+    const hook = await syncWebhook();
+    const sentAt = Date.now();
+    const res = await shortWait.post(hook.token, { order: 4 });
+    expect(res.body.syncStatus).toBe(408);
+    const { eventId, streamToken } = res.body;
+    // The answer came SHORT_WAIT_MS or more after acceptance; the token still has (nearly) its
+    // whole lifetime. A token issued at acceptance has run out by then.
+    const lastMoment = sentAt + SHORT_WAIT_MS + STREAM_TOKEN_TTL_MS - 1;
+    expect(verifyStreamToken(SECRET, streamToken, eventId, lastMoment)).toEqual({ ok: true });
+    expect(
+      verifyStreamToken(SECRET, streamToken, eventId, Date.now() + STREAM_TOKEN_TTL_MS + 1),
+    ).toEqual({ ok: false, reason: "expired" });
+    await waitUntil(async () => ((await statusOf(eventId)) === "delivered" ? true : undefined));
   });
 
   it("answers syncStatus 200 without a response when the payload filters drop the event", async () => {

@@ -1,9 +1,11 @@
 import type { HookflowConfig } from "@hookflow/config";
+import { STREAM_TOKEN_TTL_MS } from "@hookflow/domain";
 import { createLogger, createMetrics, type Logger, type Metrics } from "@hookflow/observability";
 import { createStepHub, type RedisKeys, redisKeys, type StepHub } from "@hookflow/queue";
 import { Redis } from "ioredis";
 import { createOpenStreams, type OpenStreams } from "./events/open-streams.js";
 import { createStreamMetrics, type StreamMetrics } from "./events/stream-metrics.js";
+import { createStreamSlots, type StreamSlots } from "./events/stream-slots.js";
 
 /** Spec: a stream closes after 120 s without completion. */
 export const STREAM_TIMEOUT_MS = 120_000;
@@ -28,6 +30,8 @@ export interface StreamServices {
   /** The process's one subscription to the steps channel, fanned out to every open stream. */
   hub: StepHub;
   streams: OpenStreams;
+  /** Caps: `STREAM_MAX_PER_TOKEN` per token (across processes), `STREAM_MAX_PER_PROCESS` here. */
+  slots: StreamSlots;
   settings: StreamSettings;
   logger: Logger;
   metrics: Metrics;
@@ -63,6 +67,21 @@ export function buildStreamServices(options: BuildStreamServicesOptions): Stream
     onError: (error, context) => logger.warn({ err: error }, context),
   });
   const streams = createOpenStreams();
+  const settings: StreamSettings = {
+    timeoutMs: STREAM_TIMEOUT_MS,
+    heartbeatMs: HEARTBEAT_MS,
+    maxBufferedBytes: MAX_BUFFERED_BYTES,
+    ...options.settings,
+  };
+  const slots = createStreamSlots({
+    redis,
+    keys,
+    maxPerToken: config.streamMaxPerToken,
+    maxPerProcess: config.streamMaxPerProcess,
+    // A margin over the longest a token's streams can last, for clocks and slow writes.
+    counterTtlMs: STREAM_TOKEN_TTL_MS + Math.max(settings.timeoutMs, STREAM_TIMEOUT_MS) + 60_000,
+    onError: (error) => logger.warn({ err: error }, "could not give back a stream slot"),
+  });
   const streamMetrics = createStreamMetrics(metrics, {
     openStreams: streams.count,
     watchers: () => hub.listenerCount(),
@@ -74,12 +93,8 @@ export function buildStreamServices(options: BuildStreamServicesOptions): Stream
     keys,
     hub,
     streams,
-    settings: {
-      timeoutMs: STREAM_TIMEOUT_MS,
-      heartbeatMs: HEARTBEAT_MS,
-      maxBufferedBytes: MAX_BUFFERED_BYTES,
-      ...options.settings,
-    },
+    slots,
+    settings,
     logger,
     metrics,
     streamMetrics,

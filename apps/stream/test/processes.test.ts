@@ -4,10 +4,12 @@ import {
   type ChildApp,
   createTestDatabase,
   createTestRedisPrefix,
+  insertWebhookFixture,
   openSse,
   type Receiver,
   startChildApp,
   startReceiver,
+  TEST_ENCRYPTION_KEY,
   type TestDatabase,
   type TestRedisPrefix,
 } from "@hookflow/testing";
@@ -20,15 +22,15 @@ async function insertWebhook(
   values: { targetUrl: string; responseMode?: "none" | "sync" },
 ): Promise<{ id: string; token: string }> {
   const ownerId = `usr_${randomBytes(8).toString("hex")}`;
-  const id = `wh_${randomBytes(8).toString("hex")}`;
-  const token = randomBytes(30).toString("base64url");
   await database.sql`insert into users (id, email, password_hash)
     values (${ownerId}, ${`${ownerId}@example.test`}, 'unusable')`;
-  await database.sql`insert into webhooks (id, owner_id, name, ingress_token, signing_secret,
-      target_url, response_mode)
-    values (${id}, ${ownerId}, 'processes', ${token}, ${`whsec_${randomBytes(32).toString("base64")}`},
-      ${values.targetUrl}, ${values.responseMode ?? "none"})`;
-  return { id, token };
+  const { row, secrets } = await insertWebhookFixture(database.db, {
+    ownerId,
+    name: "processes",
+    targetUrl: values.targetUrl,
+    responseMode: values.responseMode ?? "none",
+  });
+  return { id: row.id, token: secrets.ingressToken };
 }
 
 async function post(baseUrl: string, token: string, body: unknown) {
@@ -67,6 +69,7 @@ describe("ingress, stream and worker as separate processes", () => {
       REDIS_URL: prefix.url,
       HOOKFLOW_REDIS_PREFIX: prefix.prefix,
       HOOKFLOW_SECRET: SECRET,
+      HOOKFLOW_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
     };
     [ingress, stream] = (await Promise.all(
       ["ingress", "stream", "worker"].map(async (role) => {
@@ -148,6 +151,7 @@ describe("hookflow start (all roles behind one port)", () => {
         REDIS_URL: prefix.url,
         HOOKFLOW_REDIS_PREFIX: prefix.prefix,
         HOOKFLOW_SECRET: SECRET,
+        HOOKFLOW_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
       },
       name: "all-in-one",
     });

@@ -44,8 +44,14 @@ export const newEventId = () => `evt_stream${Date.now().toString(36)}${++counter
 
 export async function startStreamHarness(
   settings: Partial<StreamSettings> = {},
+  options: {
+    /** More settings (STREAM_MAX_PER_TOKEN, ...). */
+    env?: Record<string, string>;
+    /** Share another harness's Redis prefix (a second stream replica); its owner removes it. */
+    prefix?: TestRedisPrefix;
+  } = {},
 ): Promise<StreamHarness> {
-  const prefix = createTestRedisPrefix();
+  const prefix = options.prefix ?? createTestRedisPrefix();
   const clock = { nowMs: Date.now() };
   const config = loadConfig({
     NODE_ENV: "test",
@@ -53,6 +59,7 @@ export async function startStreamHarness(
     HOOKFLOW_REDIS_PREFIX: prefix.prefix,
     HOOKFLOW_SECRET: SECRET,
     LOG_LEVEL: "silent",
+    ...options.env,
   });
   const services = buildStreamServices({
     config,
@@ -102,7 +109,7 @@ export async function startStreamHarness(
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await services.close();
       redis.disconnect();
-      await prefix.destroy();
+      if (!options.prefix) await prefix.destroy();
     },
   };
 }

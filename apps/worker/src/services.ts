@@ -1,6 +1,7 @@
 import { setFlagsFromString } from "node:v8";
 import type { HookflowConfig } from "@hookflow/config";
 import { createDb, type DbHandle } from "@hookflow/db";
+import { createKeyRing } from "@hookflow/domain";
 import {
   createLogger,
   createMetrics,
@@ -149,6 +150,7 @@ export function buildWorkerServices(options: BuildWorkerServicesOptions): Worker
   });
   const webhooks = createWebhookCache({
     db: db.db,
+    keyRing: createKeyRing(config.encryptionKeys),
     feed: changes,
     channel: keys.webhookChangedChannel,
     logger,

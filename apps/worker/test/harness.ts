@@ -1,20 +1,22 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { loadConfig } from "@hookflow/config";
-import { type deliveryAttempts, events, users, webhooks } from "@hookflow/db";
+import { type deliveryAttempts, events, users, type webhooks } from "@hookflow/db";
 import { newId } from "@hookflow/domain";
 import { createLogger, createMetrics } from "@hookflow/observability";
 import { enqueueDeliveries } from "@hookflow/queue";
 import {
   createTestDatabase,
   createTestRedisPrefix,
+  insertWebhookFixture,
+  TEST_ENCRYPTION_KEY,
   type TestDatabase,
   type TestRedisPrefix,
+  type WebhookFixture,
 } from "@hookflow/testing";
 import { buildWorkerServices, type WorkerServices } from "../src/services.js";
 import { type RunningWorker, startWorker } from "../src/start-worker.js";
 import type { SweeperOptions } from "../src/sweeper/sweeper.js";
 
-export type WebhookRow = typeof webhooks.$inferInsert;
 export type EventRow = typeof events.$inferSelect;
 export type AttemptRow = typeof deliveryAttempts.$inferSelect;
 
@@ -23,7 +25,7 @@ export interface WorkerHarness {
   worker: RunningWorker;
   database: TestDatabase;
   ownerId: string;
-  createWebhook: (overrides?: Partial<WebhookRow>) => Promise<typeof webhooks.$inferSelect>;
+  createWebhook: (overrides?: Partial<WebhookFixture>) => Promise<typeof webhooks.$inferSelect>;
   /** Inserts a pending event (as the ingress does) and, unless `enqueue: false`, enqueues it. */
   createEvent: (
     webhook: { id: string; priority: number },
@@ -63,6 +65,7 @@ export function buildTestWorkerServices(
     REDIS_URL: redis.url,
     HOOKFLOW_REDIS_PREFIX: redis.prefix,
     HOOKFLOW_SECRET: "test-secret-test-secret-test-secret-123",
+    HOOKFLOW_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
     HOOKFLOW_DELAY_SCALE: "0.001",
     DELIVERY_TIMEOUT_MS: "3000",
     LOG_LEVEL: "silent",
@@ -121,19 +124,13 @@ export async function startWorkerHarness(
     database,
     ownerId,
     createWebhook: async (overrides = {}) => {
-      const [row] = await db
-        .insert(webhooks)
-        .values({
-          id: newId("webhook"),
-          ownerId,
-          name: "worker test",
-          ingressToken: randomBytes(24).toString("base64url"),
-          signingSecret: TEST_SECRET,
-          retryDelaySeconds: 10,
-          ...overrides,
-        })
-        .returning();
-      if (!row) throw new Error("insert failed");
+      const { row } = await insertWebhookFixture(db, {
+        ownerId,
+        name: "worker test",
+        signingSecret: TEST_SECRET,
+        retryDelaySeconds: 10,
+        ...overrides,
+      });
       return row;
     },
     createEvent: async (webhook, options = {}) => {

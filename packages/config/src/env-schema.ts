@@ -15,6 +15,10 @@ const unsetWhenEmpty = <T extends z.ZodType>(schema: T) =>
 
 const int = (fallback: number, min = 0) => z.coerce.number().int().min(min).default(fallback);
 
+/** A 32-byte key as 64 hex characters or standard base64. */
+const KEY_PATTERN = /^(?:[0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/;
+const KEY_MESSAGE = "32 bytes as 64 hex characters or base64";
+
 /**
  * Every setting Hookflow reads from the environment. The README's configuration table is the
  * user-facing copy of this schema; keep them together.
@@ -32,9 +36,17 @@ export const RawEnv = z.object({
     .default("hookflow"),
   PUBLIC_BASE_URL: z.string().url().optional(),
   HOOKFLOW_SECRET: z.string().min(32, "at least 32 characters").optional(),
-  HOOKFLOW_ENCRYPTION_KEY: z
+  HOOKFLOW_ENCRYPTION_KEY: z.string().regex(KEY_PATTERN, KEY_MESSAGE).optional(),
+  /** Comma-separated: keys that still open stored values during a rotation, never used to seal. */
+  HOOKFLOW_ENCRYPTION_KEYS_PREVIOUS: z
     .string()
-    .regex(/^(?:[0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, "32 bytes as 64 hex characters or base64")
+    .transform((value) =>
+      value
+        .split(",")
+        .map((key) => key.trim())
+        .filter((key) => key.length > 0),
+    )
+    .pipe(z.array(z.string().regex(KEY_PATTERN, `each key ${KEY_MESSAGE}`)))
     .optional(),
   HOOKFLOW_DELAY_SCALE: z.coerce.number().positive().max(1000).default(1),
   HOOKFLOW_BOOTSTRAP_EMAIL: z.string().email().optional(),
@@ -61,6 +73,8 @@ export const RawEnv = z.object({
         });
       }
     }),
+  STREAM_MAX_PER_TOKEN: int(5, 1),
+  STREAM_MAX_PER_PROCESS: int(10_000, 1),
   SMTP_URL: unsetWhenEmpty(
     z
       .string()

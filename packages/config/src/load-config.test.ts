@@ -12,7 +12,10 @@ describe("loadConfig", () => {
     expect(config.maxPayloadBytes).toBe(1048576);
     expect(config.allowSignup).toBe(true);
     expect(config.allowPrivateTargets).toBe(true);
-    expect(config.encryptionKey).toHaveLength(32);
+    expect(config.encryptionKeys.current).toHaveLength(32);
+    expect(config.encryptionKeys.previous).toEqual([]);
+    expect(config.streamMaxPerToken).toBe(5);
+    expect(config.streamMaxPerProcess).toBe(10_000);
   });
 
   it("generates a secret in development and says so", () => {
@@ -43,6 +46,33 @@ describe("loadConfig", () => {
     expect(loadConfig({ METRICS_PORT: "off" }).metrics).toBeNull();
     expect(() => loadConfig({ METRICS_PORT: "none" })).toThrow(/METRICS_PORT/);
     expect(() => loadConfig({ METRICS_TOKEN: "short" })).toThrow(/METRICS_TOKEN/);
+  });
+
+  it("keeps one development key across processes when neither key nor secret is set", () => {
+    const a = loadConfig({});
+    const b = loadConfig({});
+    expect(a.secret).not.toBe(b.secret);
+    expect(a.encryptionKeys.current.equals(b.encryptionKeys.current)).toBe(true);
+    expect(a.warnings.join(" ")).toMatch(/fixed, publicly known development key/);
+    const derived = loadConfig({ HOOKFLOW_SECRET: "s".repeat(40) });
+    expect(derived.encryptionKeys.current.equals(a.encryptionKeys.current)).toBe(false);
+  });
+
+  it("reads the current encryption key and the previous ones, hex or base64", () => {
+    const hex = "ab".repeat(32);
+    const base64 = Buffer.alloc(32, 7).toString("base64");
+    const config = loadConfig({
+      HOOKFLOW_ENCRYPTION_KEY: hex,
+      HOOKFLOW_ENCRYPTION_KEYS_PREVIOUS: ` ${base64} ,${"cd".repeat(32)},`,
+    });
+    expect(config.encryptionKeys.current.toString("hex")).toBe(hex);
+    expect(config.encryptionKeys.previous.map((key) => key.toString("hex"))).toEqual([
+      "07".repeat(32),
+      "cd".repeat(32),
+    ]);
+    expect(() => loadConfig({ HOOKFLOW_ENCRYPTION_KEYS_PREVIOUS: "abc" })).toThrow(
+      /HOOKFLOW_ENCRYPTION_KEYS_PREVIOUS/,
+    );
   });
 
   it("names every invalid variable", () => {

@@ -14,8 +14,11 @@ export interface HookflowConfig {
   publicBaseUrl: string;
   /** Server secret for stream tokens and signed links. */
   secret: string;
-  /** 32-byte AES-256-GCM key for credentials at rest. */
-  encryptionKey: Buffer;
+  /**
+   * AES-256-GCM keys for credentials at rest: `current` seals, `previous` (a rotation in
+   * progress) only open. Shaped for `createKeyRing` of `@hookflow/domain`.
+   */
+  encryptionKeys: { current: Buffer; previous: Buffer[] };
   delayScale: number;
   bootstrap: { email: string; password: string } | null;
   allowSignup: boolean;
@@ -33,6 +36,10 @@ export interface HookflowConfig {
   apiRateLimitPerMinute: number;
   /** Peers whose `X-Forwarded-For` is believed (empty: none, the TCP peer is the client). */
   trustedProxies: ProxyNetwork[];
+  /** Concurrent event streams one stream token may hold open (across stream processes). */
+  streamMaxPerToken: number;
+  /** Concurrent event streams one process holds open. */
+  streamMaxPerProcess: number;
   /** The operator's SMTP server; null keeps mail in the local outbox. */
   smtpUrl: string | null;
   /** From header of the mail Hookflow sends. */
@@ -56,6 +63,9 @@ export class ConfigError extends Error {}
 function describe(error: z.ZodError): string {
   return error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ");
 }
+
+/** Seed of the fixed key used when neither the key nor the secret is set (development only). */
+const DEVELOPMENT_KEY_SEED = "hookflow-development-encryption-key";
 
 function decodeKey(value: string): Buffer {
   return value.length === 64 ? Buffer.from(value, "hex") : Buffer.from(value, "base64");
@@ -102,11 +112,17 @@ export function loadConfig(env: Record<string, string | undefined>): HookflowCon
   let encryptionKey: Buffer;
   if (raw.HOOKFLOW_ENCRYPTION_KEY) {
     encryptionKey = decodeKey(raw.HOOKFLOW_ENCRYPTION_KEY);
-  } else {
+  } else if (raw.HOOKFLOW_SECRET) {
     // Development only: derived from the secret, so it is as stable as the secret is.
     encryptionKey = createHash("sha256").update(`hookflow-encryption:${secret}`).digest();
     warnings.push(
       "HOOKFLOW_ENCRYPTION_KEY is unset: derived a development key from HOOKFLOW_SECRET.",
+    );
+  } else {
+    // A generated secret would make stored credentials unreadable after a restart.
+    encryptionKey = createHash("sha256").update(DEVELOPMENT_KEY_SEED).digest();
+    warnings.push(
+      "HOOKFLOW_ENCRYPTION_KEY and HOOKFLOW_SECRET are unset: credentials at rest are sealed with a fixed, publicly known development key. Set HOOKFLOW_ENCRYPTION_KEY outside local development.",
     );
   }
 
@@ -127,7 +143,10 @@ export function loadConfig(env: Record<string, string | undefined>): HookflowCon
     redisPrefix: raw.HOOKFLOW_REDIS_PREFIX,
     publicBaseUrl,
     secret,
-    encryptionKey,
+    encryptionKeys: {
+      current: encryptionKey,
+      previous: (raw.HOOKFLOW_ENCRYPTION_KEYS_PREVIOUS ?? []).map(decodeKey),
+    },
     delayScale: raw.HOOKFLOW_DELAY_SCALE,
     bootstrap: raw.HOOKFLOW_BOOTSTRAP_EMAIL
       ? { email: raw.HOOKFLOW_BOOTSTRAP_EMAIL, password: raw.HOOKFLOW_BOOTSTRAP_PASSWORD ?? "" }
@@ -143,6 +162,8 @@ export function loadConfig(env: Record<string, string | undefined>): HookflowCon
     graphMaxForwardDepth: raw.GRAPH_MAX_FORWARD_DEPTH,
     apiRateLimitPerMinute: raw.API_RATE_LIMIT_PER_MINUTE,
     trustedProxies: trustedNetworks(raw.TRUSTED_PROXIES ?? ""),
+    streamMaxPerToken: raw.STREAM_MAX_PER_TOKEN,
+    streamMaxPerProcess: raw.STREAM_MAX_PER_PROCESS,
     smtpUrl: raw.SMTP_URL ?? null,
     mailFrom: raw.MAIL_FROM ?? `Hookflow <hookflow@${new URL(publicBaseUrl).hostname}>`,
     mailMaxRecipients: raw.MAIL_MAX_RECIPIENTS,

@@ -2,6 +2,12 @@ import { randomBytes } from "node:crypto";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import {
+  createKeyRing,
+  openWebhookSecrets,
+  type Sealed,
+  sealWebhookSecrets,
+} from "@hookflow/domain";
 import postgres from "postgres";
 import { createDb } from "./client.js";
 import { dropDatabase, MIGRATIONS_FOLDER, migrateDatabase } from "./migrate.js";
@@ -291,6 +297,81 @@ describe("migrateDatabase", () => {
         }
       } finally {
         await sql.end().catch(() => undefined);
+      }
+    } finally {
+      rmSync(before, { recursive: true, force: true });
+      await dropDatabase(url);
+    }
+  });
+
+  it("0009 seals credentials stored in clear at the migrate step, idempotently", async () => {
+    const url = freshUrl();
+    const before = migrationsUpTo(8);
+    const keyRing = createKeyRing({ current: randomBytes(32) });
+    try {
+      await migrateDatabase({ url, migrationsFolder: before });
+      const sql = postgres(url, { max: 1, onnotice: () => {} });
+      try {
+        await sql`insert into users (id, email, password_hash) values ('usr_s', 's@example.test', 'x')`;
+        await sql`insert into webhooks (id, owner_id, name, ingress_token, signing_secret,
+            incoming_signature_type, incoming_signature_secret) values
+          ('wh_a', 'usr_s', 'a', 'tok-in-clear-a', 'whsec_clear_a', 'github', 'incoming-a'),
+          ('wh_b', 'usr_s', 'b', 'tok-in-clear-b', 'whsec_clear_b', 'none', null)`;
+
+        await migrateDatabase({ url, keyRing });
+        const rows = await sql<
+          Array<{
+            id: string;
+            ingress_token: Sealed;
+            token_hash: string;
+            signing_secret: Sealed;
+            incoming_signature_secret: Sealed | null;
+          }>
+        >`select id, ingress_token, token_hash, signing_secret, incoming_signature_secret
+          from webhooks order by id`;
+        expect(JSON.stringify(rows)).not.toMatch(/clear|incoming-a/);
+        const opened = rows.map((row) =>
+          openWebhookSecrets(keyRing, {
+            id: row.id,
+            ingressToken: row.ingress_token,
+            signingSecret: row.signing_secret,
+            incomingSignatureSecret: row.incoming_signature_secret,
+          }),
+        );
+        expect(opened).toEqual([
+          {
+            ingressToken: "tok-in-clear-a",
+            signingSecret: "whsec_clear_a",
+            incomingSignatureSecret: "incoming-a",
+          },
+          {
+            ingressToken: "tok-in-clear-b",
+            signingSecret: "whsec_clear_b",
+            incomingSignatureSecret: null,
+          },
+        ]);
+        expect(rows.map((row) => row.token_hash)).toEqual([
+          keyRing.lookupHash("tok-in-clear-a"),
+          keyRing.lookupHash("tok-in-clear-b"),
+        ]);
+
+        // Once sealed, a row is left alone; a row no configured key opens is reported, untouched.
+        const stranger = sealWebhookSecrets(createKeyRing({ current: randomBytes(32) }), "wh_c", {
+          ingressToken: "tok-c",
+          signingSecret: "whsec_c",
+          incomingSignatureSecret: null,
+        });
+        await sql`insert into webhooks (id, owner_id, name, ingress_token, signing_secret)
+          values ('wh_c', 'usr_s', 'c', ${stranger.ingressToken}, ${stranger.signingSecret})`;
+        const messages: string[] = [];
+        await migrateDatabase({ url, keyRing, log: (message) => messages.push(message) });
+        const again = await sql`select id, ingress_token, token_hash, signing_secret,
+          incoming_signature_secret from webhooks order by id`;
+        expect(again.slice(0, 2)).toEqual(rows);
+        expect(again[2]).toMatchObject({ ingress_token: stranger.ingressToken, token_hash: null });
+        expect(messages.join("\n")).toMatch(/1 webhooks hold credentials no configured key opens/);
+      } finally {
+        await sql.end();
       }
     } finally {
       rmSync(before, { recursive: true, force: true });

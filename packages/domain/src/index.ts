@@ -1,3 +1,4 @@
+export * from "./crypto/index.js";
 export * from "./delivery/index.js";
 export * from "./errors.js";
 export * from "./hash-token.js";

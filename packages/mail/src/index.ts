@@ -5,4 +5,5 @@ export * from "./mail-message.js";
 export * from "./mail-quota.js";
 export * from "./mail-text.js";
 export * from "./mailer.js";
+export * from "./redact-approval-links.js";
 export * from "./send-approval-request.js";

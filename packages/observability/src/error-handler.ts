@@ -3,6 +3,7 @@ import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Logger } from "./logger.js";
+import { maskCredentials } from "./mask-credentials.js";
 
 function respond(c: Context, status: number, message: string, headers?: Record<string, string>) {
   for (const [name, value] of Object.entries(headers ?? {})) c.header(name, value);
@@ -12,13 +13,17 @@ function respond(c: Context, status: number, message: string, headers?: Record<s
 /**
  * The one error handler of every Hookflow app: typed domain errors map to their status, Hono's
  * own HTTP errors (malformed JSON, bad content type) keep theirs, and anything else is logged
- * with its cause and answered 500 with a generic message.
+ * with its cause and answered 500 with a generic message. Paths are logged masked (an ingress
+ * token is a credential).
  */
 export function createErrorHandler(logger: Logger): ErrorHandler {
   return (error, c) => {
     if (error instanceof AppError) {
       if (error.code === "unavailable") {
-        logger.warn({ err: error, cause: error.cause, path: c.req.path }, error.message);
+        logger.warn(
+          { err: error, cause: error.cause, path: maskCredentials(c.req.path) },
+          error.message,
+        );
       }
       return respond(c, statusOfError(error.code), error.message, error.headers);
     }
@@ -29,7 +34,10 @@ export function createErrorHandler(logger: Logger): ErrorHandler {
           : error.message || "Request failed";
       return respond(c, error.status, message);
     }
-    logger.error({ err: error, method: c.req.method, path: c.req.path }, "unhandled error");
+    logger.error(
+      { err: error, method: c.req.method, path: maskCredentials(c.req.path) },
+      "unhandled error",
+    );
     return respond(c, 500, "Internal server error");
   };
 }

@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
 import type { Logger } from "./logger.js";
+import { maskCredentials } from "./mask-credentials.js";
 import type { Metrics } from "./metrics.js";
 
 /**
@@ -54,7 +55,7 @@ export function observeHttp(options: {
       requestId,
       method,
       // Ingress tokens are credentials: never log them.
-      path: c.req.path.replace(/^\/api\/in\/[^/]+/, "/api/in/:token"),
+      path: maskCredentials(c.req.path),
       route,
       status,
       durationMs: Math.round(seconds * 10000) / 10,

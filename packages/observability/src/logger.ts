@@ -1,4 +1,5 @@
-import { type Logger, pino } from "pino";
+import { type DestinationStream, type Logger, pino } from "pino";
+import { serializeLoggedError } from "./mask-credentials.js";
 
 export type { Logger };
 
@@ -6,11 +7,16 @@ export interface CreateLoggerOptions {
   level: string;
   /** Process role, e.g. `api`, `worker`; every line carries it. */
   role: string;
+  /** Where lines go; stdout by default (tests capture them). */
+  destination?: DestinationStream;
 }
 
-/** One JSON logger per process. Secrets in common places are redacted. */
+/**
+ * One JSON logger per process. Secrets in common places are redacted; logged errors (`err`,
+ * `cause`) have credentials in paths and query strings masked and query parameters dropped.
+ */
 export function createLogger(options: CreateLoggerOptions): Logger {
-  return pino({
+  const settings = {
     level: options.level,
     base: { role: options.role, pid: process.pid },
     timestamp: pino.stdTimeFunctions.isoTime,
@@ -25,5 +31,7 @@ export function createLogger(options: CreateLoggerOptions): Logger {
       ],
       censor: "[redacted]",
     },
-  });
+    serializers: { err: serializeLoggedError, cause: serializeLoggedError },
+  };
+  return options.destination ? pino(settings, options.destination) : pino(settings);
 }

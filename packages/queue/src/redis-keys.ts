@@ -6,7 +6,7 @@ export function redisKeys(prefix: string) {
   return {
     /** BullMQ's own `prefix` option. */
     bullPrefix: prefix,
-    /** Pub/sub: a webhook was updated, rotated or deleted; payload `{webhookId, ingressToken?}`. */
+    /** Pub/sub: a webhook was updated, rotated or deleted; payload `{webhookId}`. */
     webhookChangedChannel: `${prefix}:chan:webhook-changed`,
     /**
      * Pub/sub: a processing node or canvas changed (payload `{nodeId}`); workers drop their cached
@@ -18,6 +18,8 @@ export function redisKeys(prefix: string) {
     /** Pub/sub: steps of every event (one subscription per stream process). */
     stepsChannel: `${prefix}:chan:steps`,
     stepBuffer: (eventId: string) => `${prefix}:steps:${eventId}`,
+    /** Open streams of one stream token, by a hash of the token (counted across processes). */
+    streamSlots: (tokenHash: string) => `${prefix}:stream-open:${tokenHash}`,
     dedup: (webhookId: string, key: string) => `${prefix}:dedup:${webhookId}:${key}`,
     circuit: (webhookId: string) => `${prefix}:circuit:${webhookId}`,
     rateWindow: (scope: string) => `${prefix}:rate:${scope}`,

@@ -1,8 +1,10 @@
 import { z } from "zod";
 
+/**
+ * A webhook was created, updated, rotated or deleted: caches drop everything they hold for it,
+ * every cached ingress token of the webhook included. Tokens are never named (they are secrets).
+ */
 export const WebhookChanged = z.object({
   webhookId: z.string(),
-  /** Tokens that must stop resolving at once (the old token on rotate, the token on delete). */
-  ingressTokens: z.array(z.string()).default([]),
 });
 export type WebhookChanged = z.infer<typeof WebhookChanged>;

@@ -8,3 +8,4 @@ export * from "./scrape-metrics.js";
 export * from "./sse-client.js";
 export * from "./test-database.js";
 export * from "./test-redis.js";
+export * from "./test-secrets.js";

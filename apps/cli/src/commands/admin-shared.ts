@@ -1,7 +1,7 @@
 import type { IdentityContext } from "@hookflow/api";
 import type { HookflowConfig } from "@hookflow/config";
-import { createDb, migrateDatabase } from "@hookflow/db";
-import { AppError } from "@hookflow/domain";
+import { createDb, type DbHandle, migrateDatabase } from "@hookflow/db";
+import { AppError, createKeyRing } from "@hookflow/domain";
 
 /** Where a command writes; tests pass collectors, the CLI the process streams. */
 export interface AdminIo {
@@ -21,13 +21,16 @@ export class UsageError extends Error {}
 export async function runAdmin(
   io: AdminIo,
   config: HookflowConfig,
-  work: (ctx: IdentityContext) => Promise<unknown>,
+  work: (ctx: IdentityContext, handle: DbHandle) => Promise<unknown>,
 ): Promise<number> {
   let handle: ReturnType<typeof createDb> | undefined;
   try {
-    await migrateDatabase({ url: config.databaseUrl });
+    await migrateDatabase({
+      url: config.databaseUrl,
+      keyRing: createKeyRing(config.encryptionKeys),
+    });
     handle = createDb({ url: config.databaseUrl, max: 1, applicationName: "hookflow-cli" });
-    const result = await work({ db: handle.db, now: () => new Date() });
+    const result = await work({ db: handle.db, now: () => new Date() }, handle);
     io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } catch (error) {

@@ -1,5 +1,6 @@
 import {
   AppError,
+  ConflictError,
   createStreamToken,
   eventTypeOf,
   type IncomingSignatureType,
@@ -13,7 +14,7 @@ import {
   verifyIncomingSignature,
 } from "@hookflow/domain";
 import type { IngressServices } from "../services.js";
-import { claimDedupKey, dedupKeyOf, releaseDedupKey } from "./dedup.js";
+import { claimDedupKeyWaiting, dedupKeyOf, releaseDedupKey } from "./dedup.js";
 import { checkIngressRate } from "./rate-limit.js";
 import { assertDeclaredLength, parseJsonBody, readRawBody } from "./read-body.js";
 import { sanitizeHeaders } from "./sanitize-headers.js";
@@ -55,6 +56,18 @@ const SIGNATURE_MESSAGES: Record<VerifyFailureReason, string> = {
 function storableType(payload: unknown): string | null {
   const type = eventTypeOf(payload);
   return type?.includes("\u0000") ? type.replaceAll("\u0000", "") : type;
+}
+
+/**
+ * 409: a request with the same deduplication key holds the claim and has not stored its event
+ * (still storing, or it crashed; then its claim runs out). Answering "deduplicated" now could name
+ * an event that is never stored.
+ */
+class DedupPendingError extends ConflictError {
+  override readonly headers = { "Retry-After": "1" };
+  constructor() {
+    super("A request with the same deduplication key is still being stored; retry shortly");
+  }
 }
 
 /** Postgres and Redis failures become 503: the sender should retry, nothing was accepted. */
@@ -124,16 +137,17 @@ export async function receiveEvent(
     dedupKey = dedupKeyOf(header, raw);
     const claim = await infra(
       "Deduplication store",
-      claimDedupKey({
+      claimDedupKeyWaiting({
         redis: services.redis,
         keys: services.keys,
         webhookId: webhook.id,
         key: dedupKey,
         eventId,
-        windowSeconds: webhook.dedupWindowSeconds,
+        pendingMs: services.dedupPendingMs,
       }),
     );
-    if (!claim.claimed) {
+    if ("pendingEventId" in claim) throw new DedupPendingError();
+    if ("originalEventId" in claim) {
       services.ingressMetrics.deduplicated.inc();
       return {
         status: 200,
@@ -162,6 +176,7 @@ export async function receiveEvent(
           dedupKey,
           receivedAt: new Date(receivedAt),
         },
+        dedupWindowSeconds: webhook.dedupWindowSeconds,
         enqueue: webhook.isActive,
         bodyBytes: raw.byteLength,
       }),
@@ -191,7 +206,7 @@ export async function receiveEvent(
     isActive: webhook.isActive,
     body: {
       eventId,
-      streamToken: createStreamToken(config.secret, eventId, Date.now() + STREAM_TOKEN_TTL_MS),
+      streamToken: createStreamToken(config.secret, eventId, services.now() + STREAM_TOKEN_TTL_MS),
     },
   };
 }

@@ -12,14 +12,18 @@ import {
   type DeliveryToEnqueue,
   enqueueDeliveries,
   INLINE_BODY_MAX_BYTES,
+  type RedisKeys,
 } from "@hookflow/queue";
 import type { Redis } from "ioredis";
+import { confirmDedupKeys } from "./dedup.js";
 
 /** One event waiting for its batch: stored always, enqueued when the webhook is active. */
 export interface EventToStore {
   row: IngressEventRow;
   enqueue: boolean;
   bodyBytes: number;
+  /** With `row.dedupKey`: the claim is confirmed for this window once the event is stored. */
+  dedupWindowSeconds: number;
 }
 
 /** Per-item result of a batch whose INSERT went through. */
@@ -28,6 +32,7 @@ export type StoreOutcome = { ok: true } | { ok: false; error: AppError };
 export interface StoreEventsDeps {
   db: DbHandle;
   redis: Redis;
+  keys: RedisKeys;
   queues: DeliveryQueues;
   logger: Logger;
   /** How long an enqueue may wait for Redis before the batch is answered 503. */
@@ -79,11 +84,35 @@ export async function storeEvents(
       throw new UnavailableError("Queue unavailable", error);
     }
   }
+  await confirmStoredClaims(deps, stored);
   return outcomes.map((outcome) =>
     outcome === "stored"
       ? { ok: true }
       : { ok: false, error: new NotFoundError("Webhook not found for this ingress token") },
   );
+}
+
+/**
+ * Dedup claims become repeat markers only now that their events are durable. A failure is logged,
+ * not answered: the events are stored and queued; their pending claims run out, after which a
+ * repeat is stored again (a duplicate, never a loss).
+ */
+async function confirmStoredClaims(deps: StoreEventsDeps, stored: EventToStore[]): Promise<void> {
+  const claims = [];
+  for (const item of stored) {
+    if (item.row.dedupKey === null) continue;
+    claims.push({
+      webhookId: item.row.webhookId,
+      key: item.row.dedupKey,
+      eventId: item.row.id,
+      windowSeconds: item.dedupWindowSeconds,
+    });
+  }
+  try {
+    await confirmDedupKeys(deps.redis, deps.keys, claims);
+  } catch (error) {
+    deps.logger.warn({ err: error, claims: claims.length }, "could not confirm dedup claims");
+  }
 }
 
 /** Resolves once `redis` is connected; rejects after `ms` (BullMQ would wait forever). */

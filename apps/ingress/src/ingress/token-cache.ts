@@ -3,7 +3,8 @@
  * (Redis pub/sub) drop entries at once; a generation counter makes sure a lookup that was already
  * in flight when an invalidation arrived does not put the stale answer back. Concurrent lookups of
  * one token share one load. Unknown tokens are cached too (as `null`), so a flood of bad tokens
- * does not reach Postgres; a new token is never looked up before it exists, and rotations publish.
+ * does not reach Postgres; a new token is never looked up before it exists (it is 40 random
+ * characters), and rotations and deletes publish the webhook's id, which drops its tokens.
  */
 export interface TokenCacheOptions<V extends { id: string }> {
   load: (token: string) => Promise<V | null>;
@@ -14,8 +15,8 @@ export interface TokenCacheOptions<V extends { id: string }> {
 
 export interface TokenCache<V extends { id: string }> {
   get: (token: string) => Promise<V | null>;
-  /** Drops the entries of a webhook and of the given tokens. */
-  invalidate: (webhookId: string, tokens: readonly string[]) => void;
+  /** Drops every entry of a webhook (its current and former tokens). */
+  invalidate: (webhookId: string) => void;
   clear: () => void;
   /** While false (invalidations may be missed), answers are not cached. */
   setCaching: (enabled: boolean) => void;
@@ -73,9 +74,8 @@ export function createTokenCache<V extends { id: string }>(
       loading.set(token, load);
       return load;
     },
-    invalidate: (webhookId, tokens) => {
+    invalidate: (webhookId) => {
       drop();
-      for (const token of tokens) entries.delete(token);
       for (const [token, entry] of entries) {
         if (entry.value?.id === webhookId) entries.delete(token);
       }

@@ -1,3 +1,4 @@
+import { createStreamToken, STREAM_TOKEN_TTL_MS } from "@hookflow/domain";
 import type { IngressServices } from "../services.js";
 import { type SyncResponseBody, syncResponseOf } from "./sync-response.js";
 
@@ -14,7 +15,9 @@ export interface AcceptedEvent {
  * For a webhook in sync response mode: waits for the accepted (already durable) event's pipeline
  * and returns the 200 body. Null for response mode `none`. `signalOf` is called only for sync
  * webhooks: reading a request's signal builds an AbortController, a cost every mode-`none`
- * request would otherwise pay.
+ * request would otherwise pay. After a wait the answer carries a stream token issued then, valid
+ * 120 s from the answer: the one issued at acceptance may have run out during the wait (a 408
+ * comes 120 s after it), and the caller follows the event on the stream from here.
  */
 export async function answerSync(
   services: IngressServices,
@@ -26,5 +29,10 @@ export async function answerSync(
     return syncResponseOf(accepted.eventId, accepted.streamToken, { kind: "held", steps: [] });
   }
   const outcome = await services.sync.wait(accepted.eventId, signalOf?.());
-  return syncResponseOf(accepted.eventId, accepted.streamToken, outcome);
+  const streamToken = createStreamToken(
+    services.config.secret,
+    accepted.eventId,
+    services.now() + STREAM_TOKEN_TTL_MS,
+  );
+  return syncResponseOf(accepted.eventId, streamToken, outcome);
 }

@@ -4,6 +4,8 @@ import { Counter, Gauge } from "prom-client";
 export interface StreamMetrics {
   /** Streams by how they ended: done, timeout, client, slow_client, shutdown. */
   ended: Counter<"reason">;
+  /** Streams refused a slot (429), by which cap: token or process. */
+  refused: Counter<"reason">;
 }
 
 /** Stream metrics on the process registry; the open-stream gauge is read at scrape time. */
@@ -32,6 +34,12 @@ export function createStreamMetrics(
     ended: new Counter({
       name: "hookflow_stream_ended_total",
       help: "Event streams ended, by reason",
+      labelNames: ["reason"] as const,
+      registers,
+    }),
+    refused: new Counter({
+      name: "hookflow_stream_refused_total",
+      help: "Event streams refused with 429, by the cap they hit (token or process)",
       labelNames: ["reason"] as const,
       registers,
     }),

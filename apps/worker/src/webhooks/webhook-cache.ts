@@ -1,4 +1,5 @@
 import { type Database, type DeliveryWebhook, findDeliveryWebhook } from "@hookflow/db";
+import { type KeyRing, openWebhookSecret } from "@hookflow/domain";
 import type { Logger } from "@hookflow/observability";
 import { WebhookChanged } from "@hookflow/queue";
 import type { ChangeFeed } from "../cache/change-feed.js";
@@ -14,10 +15,12 @@ export interface WebhookCache {
 /**
  * Webhook settings cached in process. Every change made through the api is published on the
  * webhook-changed channel and drops the entry at once (see the change feed); a webhook that does
- * not exist is not cached.
+ * not exist is not cached. The signing secret is opened when an entry loads, so a delivery never
+ * decrypts anything.
  */
 export function createWebhookCache(options: {
   db: Database;
+  keyRing: KeyRing;
   feed: ChangeFeed;
   channel: string;
   logger: Logger;
@@ -25,7 +28,17 @@ export function createWebhookCache(options: {
 }): WebhookCache {
   const { db, logger } = options;
   const cache = createInvalidatingCache<DeliveryWebhook | undefined>({
-    load: (id) => findDeliveryWebhook(db, id),
+    load: async (id) => {
+      const stored = await findDeliveryWebhook(db, id);
+      if (!stored) return undefined;
+      const signingSecret = openWebhookSecret(
+        options.keyRing,
+        id,
+        "signing_secret",
+        stored.signingSecret,
+      );
+      return { ...stored, signingSecret };
+    },
     ttlMs: options.ttlMs ?? 30_000,
     keep: (webhook) => webhook !== undefined,
   });

@@ -1,15 +1,17 @@
-import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { type Database, type deliveryAttempts, type events, users, webhooks } from "@hookflow/db";
+import { type Database, type deliveryAttempts, type events, users } from "@hookflow/db";
 import { newId } from "@hookflow/domain";
 import { createDeliveryQueues, type DeliveryQueues } from "@hookflow/queue";
 import {
   type ChildApp,
   createTestDatabase,
   createTestRedisPrefix,
+  insertWebhookFixture,
   startChildApp,
+  TEST_ENCRYPTION_KEY,
   type TestDatabase,
   type TestRedisPrefix,
+  type WebhookFixture,
   waitUntil,
 } from "@hookflow/testing";
 import { Redis } from "ioredis";
@@ -38,6 +40,7 @@ export function appEnv(options: {
 }): Record<string, string> {
   return {
     ...FAST_ENV,
+    HOOKFLOW_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
     DATABASE_URL: options.databaseUrl,
     REDIS_URL: options.redisUrl,
     HOOKFLOW_REDIS_PREFIX: options.prefix,
@@ -79,23 +82,16 @@ export type SeededWebhook = { id: string; ingressToken: string; priority: number
 export async function seedWebhook(
   db: Database,
   ownerId: string,
-  overrides: Partial<typeof webhooks.$inferInsert> & { targetUrl: string },
+  overrides: Partial<WebhookFixture> & { targetUrl: string },
 ): Promise<SeededWebhook> {
-  const [row] = await db
-    .insert(webhooks)
-    .values({
-      id: newId("webhook"),
-      ownerId,
-      name: "fault test",
-      ingressToken: randomBytes(24).toString("base64url"),
-      signingSecret: `whsec_${randomBytes(32).toString("base64")}`,
-      retryDelaySeconds: 10,
-      priority: 1,
-      ...overrides,
-    })
-    .returning();
-  if (!row) throw new Error("webhook insert failed");
-  return { id: row.id, ingressToken: row.ingressToken, priority: row.priority };
+  const { row, secrets } = await insertWebhookFixture(db, {
+    ownerId,
+    name: "fault test",
+    retryDelaySeconds: 10,
+    priority: 1,
+    ...overrides,
+  });
+  return { id: row.id, ingressToken: secrets.ingressToken, priority: row.priority };
 }
 
 /** POSTs to the ingress; returns the status and, on 202, the event id. */

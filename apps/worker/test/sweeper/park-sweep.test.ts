@@ -1,11 +1,11 @@
-import { randomBytes } from "node:crypto";
-import { eventParks, events, users, webhooks } from "@hookflow/db";
+import { eventParks, events, users } from "@hookflow/db";
 import { newId, newPrefixedId } from "@hookflow/domain";
 import { createLogger, type Logger } from "@hookflow/observability";
 import { enqueueResume, jobIdOf } from "@hookflow/queue";
 import {
   createTestDatabase,
   createTestRedisPrefix,
+  insertWebhookFixture,
   type TestDatabase,
   type TestRedisPrefix,
 } from "@hookflow/testing";
@@ -77,18 +77,11 @@ function testSweeper(logger: Logger): { sweeper: Sweeper; tick: () => Promise<nu
 }
 
 async function createWebhook() {
-  const [row] = await database.db
-    .insert(webhooks)
-    .values({
-      id: newId("webhook"),
-      ownerId,
-      name: "park sweep",
-      ingressToken: randomBytes(24).toString("base64url"),
-      signingSecret: `whsec_${randomBytes(32).toString("base64")}`,
-      targetUrl: "http://127.0.0.1:9/unused",
-    })
-    .returning();
-  if (!row) throw new Error("insert failed");
+  const { row } = await insertWebhookFixture(database.db, {
+    ownerId,
+    name: "park sweep",
+    targetUrl: "http://127.0.0.1:9/unused",
+  });
   return row;
 }
 

@@ -1,3 +1,4 @@
+import type { Sealed } from "@hookflow/domain";
 import { sql } from "drizzle-orm";
 import {
   boolean,
@@ -32,8 +33,15 @@ export const webhooks = pgTable(
     description: text("description").notNull().default(""),
     targetUrl: text("target_url").notNull().default(""),
     isActive: boolean("is_active").notNull().default(true),
-    ingressToken: text("ingress_token").notNull(),
-    signingSecret: text("signing_secret").notNull(),
+    /** Sealed (AES-256-GCM, see `KeyRing` in @hookflow/domain), like both secrets below. */
+    ingressToken: text("ingress_token").$type<Sealed>().notNull(),
+    /**
+     * Keyed hash of the ingress token (HMAC under a key derived from the encryption key): the
+     * ingress finds a webhook by it without decrypting anything. Null only in a row written
+     * before encryption at rest, until the migrate step seals it.
+     */
+    tokenHash: text("token_hash"),
+    signingSecret: text("signing_secret").$type<Sealed>().notNull(),
     healthStatus: text("health_status").notNull().default("healthy"),
     consecutiveFailures: integer("consecutive_failures").notNull().default(0),
     maxRetries: integer("max_retries").notNull().default(3),
@@ -42,7 +50,7 @@ export const webhooks = pgTable(
     rateLimitPerMinute: integer("rate_limit_per_minute").notNull().default(0),
     rateLimitPerSecond: integer("rate_limit_per_second").notNull().default(0),
     incomingSignatureType: text("incoming_signature_type").notNull().default("none"),
-    incomingSignatureSecret: text("incoming_signature_secret"),
+    incomingSignatureSecret: text("incoming_signature_secret").$type<Sealed>(),
     payloadFilters: jsonb("payload_filters").$type<PayloadFilterRow[]>().notNull().default([]),
     degradedAfter: integer("degraded_after").notNull().default(2),
     downAfter: integer("down_after").notNull().default(4),
@@ -67,7 +75,7 @@ export const webhooks = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex("webhooks_ingress_token_key").on(t.ingressToken),
+    uniqueIndex("webhooks_token_hash_key").on(t.tokenHash),
     index("webhooks_owner_idx").on(t.ownerId, t.createdAt),
     index("webhooks_org_idx").on(t.organizationId, t.createdAt),
   ],

@@ -1,3 +1,4 @@
+export * from "./sealed-webhook-secrets.js";
 export * from "./webhook-input.js";
 export * from "./webhook-response.js";
 export * from "./webhook-secrets.js";

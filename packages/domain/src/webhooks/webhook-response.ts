@@ -1,4 +1,6 @@
 import { z } from "zod";
+import type { Sealed } from "../crypto/key-ring.js";
+import type { WebhookSecrets } from "./sealed-webhook-secrets.js";
 import {
   WEBHOOK_FILTER_OPERATORS,
   WEBHOOK_RESPONSE_MODES,
@@ -9,7 +11,10 @@ import type { StoredPayloadFilter, WebhookSettings } from "./webhook-settings.js
 export const WEBHOOK_HEALTH_STATUSES = ["healthy", "degraded", "down"] as const;
 export const WEBHOOK_CIRCUIT_STATES = ["closed", "open", "half_open"] as const;
 
-/** A stored webhook: the columns of the `webhooks` table, structurally. */
+/**
+ * A stored webhook: the columns of the `webhooks` table, structurally. Credentials are stored
+ * sealed; whatever shows or uses them takes them opened, as `WebhookSecrets`.
+ */
 export interface WebhookRecord {
   id: string;
   ownerId: string;
@@ -18,8 +23,9 @@ export interface WebhookRecord {
   description: string;
   targetUrl: string;
   isActive: boolean;
-  ingressToken: string;
-  signingSecret: string;
+  ingressToken: Sealed;
+  tokenHash: string | null;
+  signingSecret: Sealed;
   healthStatus: string;
   consecutiveFailures: number;
   maxRetries: number;
@@ -28,7 +34,7 @@ export interface WebhookRecord {
   rateLimitPerMinute: number;
   rateLimitPerSecond: number;
   incomingSignatureType: string;
-  incomingSignatureSecret: string | null;
+  incomingSignatureSecret: Sealed | null;
   payloadFilters: StoredPayloadFilter[];
   degradedAfter: number;
   downAfter: number;
@@ -114,7 +120,12 @@ export function ingressUrlOf(publicBaseUrl: string, ingressToken: string): strin
   return `${publicBaseUrl.replace(/\/+$/, "")}/api/in/${ingressToken}`;
 }
 
-export function toWebhookResponse(row: WebhookRecord, publicBaseUrl: string): WebhookResponse {
+/** The response body of a stored webhook, with its credentials opened by the caller. */
+export function toWebhookResponse(
+  row: WebhookRecord,
+  secrets: Pick<WebhookSecrets, "ingressToken" | "signingSecret">,
+  publicBaseUrl: string,
+): WebhookResponse {
   return {
     id: row.id,
     _id: row.id,
@@ -124,9 +135,9 @@ export function toWebhookResponse(row: WebhookRecord, publicBaseUrl: string): We
     isActive: row.isActive,
     ownerId: row.ownerId,
     organizationId: row.organizationId,
-    ingressToken: row.ingressToken,
-    ingressUrl: ingressUrlOf(publicBaseUrl, row.ingressToken),
-    signingSecret: row.signingSecret,
+    ingressToken: secrets.ingressToken,
+    ingressUrl: ingressUrlOf(publicBaseUrl, secrets.ingressToken),
+    signingSecret: secrets.signingSecret,
     healthStatus: oneOf(WEBHOOK_HEALTH_STATUSES, row.healthStatus, "healthy"),
     consecutiveFailures: row.consecutiveFailures,
     maxRetries: row.maxRetries,
@@ -135,7 +146,7 @@ export function toWebhookResponse(row: WebhookRecord, publicBaseUrl: string): We
     rateLimitPerMinute: row.rateLimitPerMinute,
     rateLimitPerSecond: row.rateLimitPerSecond,
     incomingSignatureType: oneOf(WEBHOOK_SIGNATURE_TYPES, row.incomingSignatureType, "none"),
-    hasIncomingSignatureSecret: Boolean(row.incomingSignatureSecret),
+    hasIncomingSignatureSecret: row.incomingSignatureSecret !== null,
     payloadFilters: row.payloadFilters.map((filter) => ({
       field: filter.field,
       operator: oneOf(WEBHOOK_FILTER_OPERATORS, filter.operator, "eq"),
@@ -165,8 +176,11 @@ export function toWebhookResponse(row: WebhookRecord, publicBaseUrl: string): We
   };
 }
 
-/** Settings columns of a stored webhook, for `applyWebhookPatch`. */
-export function settingsOfRecord(row: WebhookRecord): WebhookSettings {
+/** Settings of a stored webhook, for `applyWebhookPatch`, with its incoming secret opened. */
+export function settingsOfRecord(
+  row: WebhookRecord,
+  secrets: Pick<WebhookSecrets, "incomingSignatureSecret">,
+): WebhookSettings {
   return {
     name: row.name,
     description: row.description,
@@ -178,7 +192,7 @@ export function settingsOfRecord(row: WebhookRecord): WebhookSettings {
     rateLimitPerMinute: row.rateLimitPerMinute,
     rateLimitPerSecond: row.rateLimitPerSecond,
     incomingSignatureType: oneOf(WEBHOOK_SIGNATURE_TYPES, row.incomingSignatureType, "none"),
-    incomingSignatureSecret: row.incomingSignatureSecret,
+    incomingSignatureSecret: secrets.incomingSignatureSecret,
     payloadFilters: row.payloadFilters,
     degradedAfter: row.degradedAfter,
     downAfter: row.downAfter,

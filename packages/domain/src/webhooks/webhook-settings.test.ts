@@ -1,3 +1,4 @@
+import type { Sealed } from "../crypto/key-ring.js";
 import { ValidationError } from "../errors.js";
 import { CreateWebhookInput, UpdateWebhookInput } from "./webhook-input.js";
 import { settingsOfRecord, toWebhookResponse, type WebhookRecord } from "./webhook-response.js";
@@ -159,12 +160,13 @@ describe("toWebhookResponse", () => {
     id: "wh_1",
     ownerId: "usr_1",
     organizationId: null,
-    ingressToken: "tok",
-    signingSecret: "whsec_abc",
+    ingressToken: "enc:v1:sealed-token" as Sealed,
+    tokenHash: "hash",
+    signingSecret: "enc:v1:sealed-signing" as Sealed,
     healthStatus: "degraded",
     consecutiveFailures: 2,
     incomingSignatureType: "github",
-    incomingSignatureSecret: "very secret",
+    incomingSignatureSecret: "enc:v1:sealed-incoming" as Sealed,
     payloadFilters: [{ field: "a", operator: "eq", value: "1" }],
     circuitState: "open",
     createdAt: created,
@@ -172,11 +174,17 @@ describe("toWebhookResponse", () => {
   };
 
   it("returns the union of both field sets without the incoming secret", () => {
-    const body = toWebhookResponse(record, "https://hooks.example.com/");
+    const body = toWebhookResponse(
+      record,
+      { ingressToken: "tok", signingSecret: "whsec_abc" },
+      "https://hooks.example.com/",
+    );
     expect(body).toMatchObject({
       id: "wh_1",
       _id: "wh_1",
+      ingressToken: "tok",
       ingressUrl: "https://hooks.example.com/api/in/tok",
+      signingSecret: "whsec_abc",
       healthStatus: "degraded",
       retryPolicy: { maxRetries: 3, backoffMultiplier: 2 },
       circuitBreaker: { enabled: false, threshold: 5, cooldownSeconds: 60, state: "open" },
@@ -185,13 +193,14 @@ describe("toWebhookResponse", () => {
       hasIncomingSignatureSecret: true,
       createdAt: "2024-05-01T10:00:00.000Z",
     });
-    expect(JSON.stringify(body)).not.toContain("very secret");
+    expect(JSON.stringify(body)).not.toContain("sealed");
     expect(body).not.toHaveProperty("incomingSignatureSecret");
   });
 
   it("round-trips the stored settings", () => {
-    expect(settingsOfRecord(record)).toMatchObject({
+    expect(settingsOfRecord(record, { incomingSignatureSecret: "very secret" })).toMatchObject({
       incomingSignatureType: "github",
+      incomingSignatureSecret: "very secret",
       name: "base",
     });
   });

@@ -1,5 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { listMailOfSource } from "@hookflow/db";
+import { redactApprovalLinks } from "@hookflow/mail";
+import { hasScope } from "../../auth/access.js";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
 import { loadVisibleNode } from "../nodes/node-records.js";
@@ -33,7 +35,9 @@ const route = approvalNodeListRoute({
     "Every approval request this gate mailed, newest first, with its approve and reject links. " +
     "Without SMTP_URL mail is only kept here (status outbox); with it the list records what " +
     "was sent or failed. Mail over a limit is listed as refused, with the reason in error. A " +
-    "plain array; the total is in X-Total-Count. Needs canvas:read.",
+    "plain array; the total is in X-Total-Count. Needs canvas:read; a link decides its event, " +
+    "so without events:write (the scope that decides approvals) each link's token reads " +
+    "[redacted].",
   pageDescription: "One page of mails",
   item: OutboxMail,
 });
@@ -46,7 +50,9 @@ export function registerApprovalOutbox(app: ApiApp, services: ApiServices): void
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     const { page, limit } = c.req.valid("query");
-    const node = await loadVisibleNode(services, c.get("actor"), "approval", id);
+    const actor = c.get("actor");
+    const node = await loadVisibleNode(services, actor, "approval", id);
+    const shown = hasScope(actor, "events:write") ? (text: string) => text : redactApprovalLinks;
     const { items, total } = await listMailOfSource(
       services.db.db,
       { sourceType: "approval", sourceId: node.id },
@@ -60,8 +66,8 @@ export function registerApprovalOutbox(app: ApiApp, services: ApiServices): void
         eventId: mail.eventId,
         to: mail.to,
         subject: mail.subject,
-        text: mail.text,
-        html: mail.html,
+        text: shown(mail.text),
+        html: shown(mail.html),
         status: statusOf(mail.status),
         error: mail.error,
         createdAt: mail.createdAt.toISOString(),

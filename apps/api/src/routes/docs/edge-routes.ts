@@ -31,7 +31,9 @@ export function registerEdgeRouteDocs(app: ApiApp): void {
       "Any valid JSON body. Served by the ingress role. The event is stored and queued before " +
       "the answer. Response mode `sync` waits for the pipeline (at most 120 s) and answers 200 " +
       "with `{eventId, syncStatus, steps, response?, awaitingApproval?, awaitingMerge?, " +
-      "delayed?, streamToken}`; a parked event or inactive webhook answers 202 at once.",
+      "delayed?, streamToken}`; a parked event or inactive webhook answers 202 at once. After " +
+      "a wait the `streamToken` is issued with the answer (valid 120 s from then), so a caller " +
+      "can follow the event after a 408.",
     security: [],
     request: { params: z.object({ token: z.string() }) },
     responses: {
@@ -50,6 +52,11 @@ export function registerEdgeRouteDocs(app: ApiApp): void {
       400: errorAnswer("Body is not valid JSON"),
       401: errorAnswer("Missing or invalid incoming signature"),
       404: errorAnswer("Unknown ingress token"),
+      409: errorAnswer(
+        "Deduplication on: a request with the same key holds the claim and has not stored its " +
+          "event yet (Retry-After set); the retry is answered as a duplicate once it is stored, " +
+          "or stored once the claim runs out",
+      ),
       413: errorAnswer("Body larger than MAX_PAYLOAD_BYTES"),
       429: errorAnswer("Per-token ingress rate limit exceeded (Retry-After set)"),
       503: errorAnswer("Postgres or Redis unreachable; the event was not accepted"),
@@ -65,7 +72,9 @@ export function registerEdgeRouteDocs(app: ApiApp): void {
       "this event only). Sends the steps so far, then live ones as `event: step` (data: a " +
       "PipelineStep), then `event: done` with `{status, body: {deliveryStatus, statusCode, " +
       "latencyMs}}` and closes, or `event: timeout` after 120 s. Every message has an `id:`; " +
-      "reconnect with `Last-Event-ID` to resume. Heartbeat comments every 15 s.",
+      "reconnect with `Last-Event-ID` to resume. Heartbeat comments every 15 s. One stream " +
+      "token holds at most STREAM_MAX_PER_TOKEN streams at once (default 5, across stream " +
+      "processes) and one process STREAM_MAX_PER_PROCESS (default 10000); beyond, 429.",
     security: [],
     request: {
       params: z.object({ eventId: z.string() }),
@@ -78,6 +87,11 @@ export function registerEdgeRouteDocs(app: ApiApp): void {
       },
       204: { description: "Resumed after `done`: nothing more will come" },
       401: errorAnswer("Invalid, expired or wrong-event stream token"),
+      429: errorAnswer(
+        "The token already holds STREAM_MAX_PER_TOKEN open streams, or this process " +
+          "STREAM_MAX_PER_PROCESS (Retry-After set)",
+      ),
+      503: errorAnswer("Redis unreachable: streams cannot be counted or fed"),
     },
   });
 }

@@ -5,6 +5,7 @@ import {
   eventTypeOf,
   type IncomingSignatureType,
   newId,
+  openWebhookSecret,
   PayloadTooLargeError,
   STREAM_TOKEN_TTL_MS,
   signIncomingForTest,
@@ -47,8 +48,9 @@ const route = createRoute({
   description:
     "Creates an event exactly as the ingress would (stored, then queued unless the webhook is " +
     "inactive). Default payload {event: 'test', message, timestamp}. With includeSignature and " +
-    "an incoming signature type set, the signature headers the configured sender would add are " +
-    "recorded with the event, verified first. Needs events:write.",
+    "an incoming signature type set, the request is signed the way the configured sender would " +
+    "sign it and verified; the event records the signature header with its value redacted (a " +
+    "valid signature for a chosen body would be a reusable credential). Needs events:write.",
   security: BEARER,
   middleware: [scopeGuard("events:write")] as const,
   request: {
@@ -72,7 +74,13 @@ function signatureTypeOf(value: string): IncomingSignatureType {
   return type;
 }
 
-/** Signature headers a real sender would attach to `body`, checked against the verifier. */
+/** Stored in place of a signature's value: the header shows the event was signed, nothing more. */
+const REDACTED_SIGNATURE = "[redacted]";
+
+/**
+ * Signature headers a real sender would attach to `body`, checked against the verifier, then
+ * redacted: the signature exists only in memory, never in the stored event or the answer.
+ */
 function testSignatureHeaders(
   type: IncomingSignatureType,
   secret: string | null,
@@ -93,7 +101,7 @@ function testSignatureHeaders(
     nowMs,
   });
   if (!verdict.ok) throw new Error(`test signature failed its own verification: ${verdict.reason}`);
-  return headers;
+  return Object.fromEntries(Object.keys(headers).map((name) => [name, REDACTED_SIGNATURE]));
 }
 
 export function registerTestWebhook(app: ApiApp, services: ApiServices): void {
@@ -118,10 +126,12 @@ export function registerTestWebhook(app: ApiApp, services: ApiServices): void {
       "user-agent": "Hookflow-Test",
     };
     if (input.includeSignature && type !== "none") {
-      Object.assign(
-        headers,
-        testSignatureHeaders(type, webhook.incomingSignatureSecret, body, now.getTime()),
-      );
+      const sealed = webhook.incomingSignatureSecret;
+      const secret =
+        sealed === null
+          ? null
+          : openWebhookSecret(services.keyRing, webhook.id, "incoming_signature_secret", sealed);
+      Object.assign(headers, testSignatureHeaders(type, secret, body, now.getTime()));
     }
 
     const eventId = newId("event", now.getTime());

@@ -5,6 +5,7 @@ import {
   newId,
   newIngressToken,
   newSigningSecret,
+  sealWebhookSecrets,
   settingsFromCreate,
   WebhookResponse,
 } from "@hookflow/domain";
@@ -49,12 +50,16 @@ export function registerCreateWebhook(app: ApiApp, services: ApiServices): void 
     const settings = settingsFromCreate(input);
     await checkChainTargets(services, actor, null, settings.chainWebhookIds);
     const now = services.now();
+    const id = newId("webhook", now.getTime());
     const row = await insertWebhook(services.db.db, {
       ...settings,
       ...ownershipOf(actor),
-      id: newId("webhook", now.getTime()),
-      ingressToken: newIngressToken(),
-      signingSecret: input.signingSecret ?? newSigningSecret(),
+      ...sealWebhookSecrets(services.keyRing, id, {
+        ingressToken: newIngressToken(),
+        signingSecret: input.signingSecret ?? newSigningSecret(),
+        incomingSignatureSecret: settings.incomingSignatureSecret,
+      }),
+      id,
       createdAt: now,
       updatedAt: now,
     });

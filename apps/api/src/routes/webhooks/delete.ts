@@ -44,7 +44,7 @@ export function registerDeleteWebhook(app: ApiApp, services: ApiServices): void 
       return { deleted: await deleteWebhook(tx, id), detached };
     });
     if (!deleted) throw new NotFoundError("Webhook not found");
-    await publishWebhookChanged(services, id, [deleted.ingressToken]);
+    await publishWebhookChanged(services, id);
     await publishGraphChanged(services, detached);
     return c.body(null, 204);
   });

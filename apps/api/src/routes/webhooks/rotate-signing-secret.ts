@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { rotateWebhookSigningSecret } from "@hookflow/db";
-import { NotFoundError, newSigningSecret } from "@hookflow/domain";
+import { NotFoundError, newSigningSecret, sealWebhookSecret } from "@hookflow/domain";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
 import { webhookActionRoute } from "./action-route.js";
@@ -18,13 +18,14 @@ export function registerRotateWebhookSigningSecret(app: ApiApp, services: ApiSer
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     await loadVisibleWebhook(services, c.get("actor"), id);
-    const signingSecret = await rotateWebhookSigningSecret(
+    const signingSecret = newSigningSecret();
+    const rotated = await rotateWebhookSigningSecret(
       services.db.db,
       id,
-      newSigningSecret(),
+      sealWebhookSecret(services.keyRing, id, "signing_secret", signingSecret),
       services.now(),
     );
-    if (signingSecret === undefined) throw new NotFoundError("Webhook not found");
+    if (!rotated) throw new NotFoundError("Webhook not found");
     await publishWebhookChanged(services, id);
     return c.json({ signingSecret }, 200);
   });

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { rotateWebhookIngressToken } from "@hookflow/db";
-import { NotFoundError, newIngressToken } from "@hookflow/domain";
+import { NotFoundError, newIngressToken, sealIngressToken } from "@hookflow/domain";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
 import { webhookActionRoute } from "./action-route.js";
@@ -18,14 +18,15 @@ export function registerRotateWebhookToken(app: ApiApp, services: ApiServices): 
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     await loadVisibleWebhook(services, c.get("actor"), id);
+    const ingressToken = newIngressToken();
     const rotated = await rotateWebhookIngressToken(
       services.db.db,
       id,
-      newIngressToken(),
+      sealIngressToken(services.keyRing, id, ingressToken),
       services.now(),
     );
     if (!rotated) throw new NotFoundError("Webhook not found");
-    await publishWebhookChanged(services, id, [rotated.oldToken]);
-    return c.json({ ingressToken: rotated.ingressToken }, 200);
+    await publishWebhookChanged(services, id);
+    return c.json({ ingressToken }, 200);
   });
 }

@@ -2,6 +2,8 @@ import { createRoute } from "@hono/zod-openapi";
 import { updateWebhookLocked } from "@hookflow/db";
 import {
   NotFoundError,
+  openWebhookSecret,
+  sealWebhookSecret,
   settingsFromPatch,
   settingsOfRecord,
   UpdateWebhookInput,
@@ -56,10 +58,31 @@ export function registerUpdateWebhook(app: ApiApp, services: ApiServices): void 
       await checkChainTargets(services, actor, id, patch.chainWebhookIds);
     }
     const now = services.now();
-    const result = await updateWebhookLocked(services.db.db, id, (current) => ({
-      ...settingsFromPatch(settingsOfRecord(current), patch),
-      updatedAt: now,
-    }));
+    const { keyRing } = services;
+    const result = await updateWebhookLocked(services.db.db, id, (current) => {
+      const incoming = current.incomingSignatureSecret;
+      const settings = settingsFromPatch(
+        settingsOfRecord(current, {
+          incomingSignatureSecret:
+            incoming === null
+              ? null
+              : openWebhookSecret(keyRing, id, "incoming_signature_secret", incoming),
+        }),
+        patch,
+      );
+      const secret = settings.incomingSignatureSecret;
+      return {
+        ...settings,
+        // Resealed only when the request sets it; otherwise the stored value stays as it is.
+        incomingSignatureSecret:
+          patch.incomingSignatureSecret === undefined
+            ? incoming
+            : secret === null
+              ? null
+              : sealWebhookSecret(keyRing, id, "incoming_signature_secret", secret),
+        updatedAt: now,
+      };
+    });
     if (!result) throw new NotFoundError("Webhook not found");
     await publishWebhookChanged(services, id);
     return c.json(webhookBody(services, result.after), 200);

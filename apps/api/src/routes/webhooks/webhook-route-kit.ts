@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { findWebhookById, type WebhookRow } from "@hookflow/db";
-import { toWebhookResponse, type WebhookResponse } from "@hookflow/domain";
+import { openWebhookSecrets, toWebhookResponse, type WebhookResponse } from "@hookflow/domain";
 import { WebhookChanged } from "@hookflow/queue";
 import { assertVisible } from "../../auth/access.js";
 import type { Actor } from "../../auth/actor.js";
@@ -40,21 +40,22 @@ export async function loadVisibleWebhook(
   return assertVisible(actor, await findWebhookById(services.db.db, id), "Webhook");
 }
 
+/** The response body of a stored webhook: its token and signing secret opened for the owner. */
 export function webhookBody(services: ApiServices, row: WebhookRow): WebhookResponse {
-  return toWebhookResponse(row, services.config.publicBaseUrl);
+  const secrets = openWebhookSecrets(services.keyRing, row);
+  return toWebhookResponse(row, secrets, services.config.publicBaseUrl);
 }
 
 /**
- * Tells every ingress and worker that a webhook changed, so cached copies are dropped at once;
- * `ingressTokens` lists tokens that must stop resolving. The database change is already
- * committed, so a Redis failure is logged rather than failing the request (caches also expire).
+ * Tells every ingress and worker that a webhook changed, so cached copies (every cached token of
+ * the webhook included) are dropped at once. The database change is already committed, so a
+ * Redis failure is logged rather than failing the request (caches also expire).
  */
 export async function publishWebhookChanged(
   services: ApiServices,
   webhookId: string,
-  ingressTokens: string[] = [],
 ): Promise<void> {
-  const message = WebhookChanged.parse({ webhookId, ingressTokens });
+  const message = WebhookChanged.parse({ webhookId });
   try {
     await services.redis.publish(services.keys.webhookChangedChannel, JSON.stringify(message));
   } catch (error) {

@@ -1,11 +1,18 @@
 import { ServerResponse } from "node:http";
 import type { HttpBindings } from "@hono/node-server";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
-import { type StreamTokenResult, UnauthorizedError, verifyStreamToken } from "@hookflow/domain";
+import {
+  RateLimitedError,
+  type StreamTokenResult,
+  UnauthorizedError,
+  UnavailableError,
+  verifyStreamToken,
+} from "@hookflow/domain";
 import type { Hono } from "hono";
 import { z } from "zod";
 import { endedBefore } from "../../events/ended-before.js";
 import { runEventStream } from "../../events/run-event-stream.js";
+import type { SlotRefusal } from "../../events/stream-slots.js";
 import type { StreamServices } from "../../services.js";
 import { parseLastEventId } from "../../sse/sse-format.js";
 import { nodeResponseSink, SSE_HEADERS, type SseSink, webStreamSink } from "../../sse/sse-sink.js";
@@ -23,6 +30,19 @@ const TOKEN_MESSAGES: Record<Extract<StreamTokenResult, { ok: false }>["reason"]
   wrong_event: "Stream token is not valid for this event",
 };
 
+/** A stream that could not open now: another may once one of the open ones ends. */
+const RETRY_AFTER_SECONDS = 5;
+
+function refusal(services: StreamServices, refused: SlotRefusal): RateLimitedError {
+  const { streamMaxPerToken, streamMaxPerProcess } = services.config;
+  return new RateLimitedError(
+    RETRY_AFTER_SECONDS,
+    refused === "token"
+      ? `Too many open streams for this stream token (at most ${streamMaxPerToken})`
+      : `Too many open streams on this server (at most ${streamMaxPerProcess})`,
+  );
+}
+
 /** The node response when the app runs on node's HTTP/1 server (not in-process requests). */
 function nodeResponseOf(env: unknown): ServerResponse | null {
   const outgoing = (env as Partial<HttpBindings> | undefined)?.outgoing;
@@ -31,7 +51,8 @@ function nodeResponseOf(env: unknown): ServerResponse | null {
 
 /**
  * `GET /api/events/:eventId/stream?token=`: the event's pipeline as server-sent events. The
- * stream token is the credential (401 when missing, forged, expired or for another event).
+ * stream token is the credential (401 when missing, forged, expired or for another event); 429
+ * when the token or this process already holds its most streams (see stream-slots.ts).
  */
 export function registerStreamEvent(app: Hono, services: StreamServices): void {
   app.get("/api/events/:eventId/stream", async (c) => {
@@ -50,33 +71,65 @@ export function registerStreamEvent(app: Hono, services: StreamServices): void {
       return c.body(null, 204);
     }
 
-    const outgoing = nodeResponseOf(c.env);
-    let sink: SseSink;
-    let response: Response;
-    if (outgoing) {
-      sink = nodeResponseSink(outgoing);
-      response = RESPONSE_ALREADY_SENT;
-    } else {
-      const web = webStreamSink();
-      sink = web.sink;
-      response = new Response(web.body, { status: 200, headers: SSE_HEADERS });
+    const release = await takeSlot(services, query.token ?? "");
+    try {
+      return serveStream(c.env, services, { eventId, afterSeq, release });
+    } catch (error) {
+      release();
+      throw error;
     }
-
-    let ended = false;
-    let forget = () => {};
-    const end = runEventStream({
-      sink,
-      hub: services.hub,
-      eventId,
-      afterSeq,
-      ...services.settings,
-      onEnd: (reason) => {
-        ended = true;
-        forget();
-        services.streamMetrics.ended.inc({ reason });
-      },
-    });
-    if (!ended) forget = services.streams.add(end);
-    return response;
   });
+}
+
+/** A slot for one more stream of this token in this process, or 429 (503 if Redis fails). */
+async function takeSlot(services: StreamServices, token: string): Promise<() => void> {
+  let grant: Awaited<ReturnType<StreamServices["slots"]["acquire"]>>;
+  try {
+    grant = await services.slots.acquire(token);
+  } catch (error) {
+    throw new UnavailableError("Stream slots unavailable", error);
+  }
+  if (!grant.ok) {
+    services.streamMetrics.refused.inc({ reason: grant.refused });
+    throw refusal(services, grant.refused);
+  }
+  return grant.release;
+}
+
+/** Starts relaying the event to the client; `release` runs once the stream ends, however. */
+function serveStream(
+  env: unknown,
+  services: StreamServices,
+  input: { eventId: string; afterSeq: number; release: () => void },
+): Response {
+  const { eventId, afterSeq, release } = input;
+  const outgoing = nodeResponseOf(env);
+  let sink: SseSink;
+  let response: Response;
+  if (outgoing) {
+    sink = nodeResponseSink(outgoing);
+    response = RESPONSE_ALREADY_SENT;
+  } else {
+    const web = webStreamSink();
+    sink = web.sink;
+    response = new Response(web.body, { status: 200, headers: SSE_HEADERS });
+  }
+
+  let ended = false;
+  let forget = () => {};
+  const end = runEventStream({
+    sink,
+    hub: services.hub,
+    eventId,
+    afterSeq,
+    ...services.settings,
+    onEnd: (reason) => {
+      ended = true;
+      release();
+      forget();
+      services.streamMetrics.ended.inc({ reason });
+    },
+  });
+  if (!ended) forget = services.streams.add(end);
+  return response;
 }

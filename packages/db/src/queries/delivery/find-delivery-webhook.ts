@@ -1,3 +1,4 @@
+import type { Sealed } from "@hookflow/domain";
 import { eq } from "drizzle-orm";
 import type { Database } from "../../client.js";
 import { webhooks } from "../../schema/index.js";
@@ -29,7 +30,12 @@ const deliveryColumns = {
   responseMode: webhooks.responseMode,
 };
 
-/** The settings a delivery worker needs from a webhook (it caches them per webhook). */
+/** The settings a delivery worker needs from a webhook, as stored (the signing secret sealed). */
+export interface StoredDeliveryWebhook extends Omit<DeliveryWebhook, "signingSecret"> {
+  signingSecret: Sealed;
+}
+
+/** The settings a delivery worker needs from a webhook (it caches them per webhook, opened). */
 export interface DeliveryWebhook {
   id: string;
   /** Owner columns: a forward from the webhook's graph must stay in its owner scope. */
@@ -37,6 +43,7 @@ export interface DeliveryWebhook {
   organizationId: string | null;
   targetUrl: string;
   isActive: boolean;
+  /** In clear: the worker opens it once per cache load, never per delivery. */
   signingSecret: string;
   maxRetries: number;
   retryDelaySeconds: number;
@@ -62,7 +69,7 @@ export interface DeliveryWebhook {
 export async function findDeliveryWebhook(
   db: Database,
   id: string,
-): Promise<DeliveryWebhook | undefined> {
+): Promise<StoredDeliveryWebhook | undefined> {
   const [row] = await db.select(deliveryColumns).from(webhooks).where(eq(webhooks.id, id)).limit(1);
   return row;
 }

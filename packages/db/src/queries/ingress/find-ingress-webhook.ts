@@ -1,4 +1,5 @@
-import { eq } from "drizzle-orm";
+import type { Sealed } from "@hookflow/domain";
+import { inArray } from "drizzle-orm";
 import type { Database } from "../../client.js";
 import { webhooks } from "../../schema/index.js";
 
@@ -8,15 +9,20 @@ export interface IngressWebhook {
   isActive: boolean;
   priority: number;
   incomingSignatureType: string;
-  incomingSignatureSecret: string | null;
+  /** Sealed; the ingress opens it once per cache load. */
+  incomingSignatureSecret: Sealed | null;
   dedupEnabled: boolean;
   dedupWindowSeconds: number;
   responseMode: string;
 }
 
-export async function findIngressWebhookByToken(
+/**
+ * The webhook whose ingress token has one of these lookup hashes (the token's hash under each
+ * key of the ring: during a key rotation a row may still carry the previous key's hash).
+ */
+export async function findIngressWebhookByTokenHash(
   db: Database,
-  ingressToken: string,
+  tokenHashes: readonly string[],
 ): Promise<IngressWebhook | undefined> {
   const [row] = await db
     .select({
@@ -30,7 +36,7 @@ export async function findIngressWebhookByToken(
       responseMode: webhooks.responseMode,
     })
     .from(webhooks)
-    .where(eq(webhooks.ingressToken, ingressToken))
+    .where(inArray(webhooks.tokenHash, [...tokenHashes]))
     .limit(1);
   return row;
 }

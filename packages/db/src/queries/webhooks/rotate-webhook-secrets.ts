@@ -1,36 +1,36 @@
+import type { Sealed } from "@hookflow/domain";
 import { eq } from "drizzle-orm";
 import type { Database } from "../../client.js";
 import { webhooks } from "../../schema/index.js";
 
-/** Replaces the ingress token; returns the old one (which must stop resolving at once). */
+/**
+ * Replaces the ingress token (sealed, with its lookup hash). The old token stops resolving once
+ * the change is published: ingress caches drop every token of the webhook.
+ */
 export async function rotateWebhookIngressToken(
   db: Database,
   id: string,
-  ingressToken: string,
+  token: { ingressToken: Sealed; tokenHash: string },
   now: Date,
-): Promise<{ oldToken: string; ingressToken: string } | undefined> {
-  return db.transaction(async (tx) => {
-    const [current] = await tx
-      .select({ token: webhooks.ingressToken })
-      .from(webhooks)
-      .where(eq(webhooks.id, id))
-      .for("update");
-    if (!current) return undefined;
-    await tx.update(webhooks).set({ ingressToken, updatedAt: now }).where(eq(webhooks.id, id));
-    return { oldToken: current.token, ingressToken };
-  });
+): Promise<boolean> {
+  const rows = await db
+    .update(webhooks)
+    .set({ ingressToken: token.ingressToken, tokenHash: token.tokenHash, updatedAt: now })
+    .where(eq(webhooks.id, id))
+    .returning({ id: webhooks.id });
+  return rows.length > 0;
 }
 
 export async function rotateWebhookSigningSecret(
   db: Database,
   id: string,
-  signingSecret: string,
+  signingSecret: Sealed,
   now: Date,
-): Promise<string | undefined> {
-  const [row] = await db
+): Promise<boolean> {
+  const rows = await db
     .update(webhooks)
     .set({ signingSecret, updatedAt: now })
     .where(eq(webhooks.id, id))
-    .returning({ signingSecret: webhooks.signingSecret });
-  return row?.signingSecret;
+    .returning({ id: webhooks.id });
+  return rows.length > 0;
 }

@@ -1,0 +1,1 @@
+export * from "./key-ring.js";
