@@ -10,8 +10,8 @@ import type { Logger } from "@hookflow/observability";
 import {
   type DeliveryQueues,
   type DeliveryToEnqueue,
+  deliveryJobOf,
   enqueueDeliveries,
-  INLINE_BODY_MAX_BYTES,
   type RedisKeys,
 } from "@hookflow/queue";
 import type { Redis } from "ioredis";
@@ -61,14 +61,7 @@ export async function storeEvents(
   const stored = items.filter((_, index) => outcomes[index] === "stored");
   const deliveries: DeliveryToEnqueue[] = stored
     .filter((item) => item.enqueue)
-    .map((item) => ({
-      priority: item.row.priority,
-      data: {
-        eventId: item.row.id,
-        webhookId: item.row.webhookId,
-        ...(item.bodyBytes <= INLINE_BODY_MAX_BYTES ? { body: item.row.body } : {}),
-      },
-    }));
+    .map((item) => deliveryJobOf({ ...item.row, bodyBytes: item.bodyBytes }));
   if (deliveries.length > 0) {
     try {
       await waitForRedis(deps.redis, deps.redisWaitMs);

@@ -1,6 +1,6 @@
 import type { PipelineApplyResult } from "@hookflow/db";
 import type { ApplyPlan, PipelineNode } from "@hookflow/pipeline";
-import { enqueueDeliveries, enqueueResume } from "@hookflow/queue";
+import { deliveryJobOf, enqueueDeliveries, enqueueResume } from "@hookflow/queue";
 import type { WorkerServices } from "../services.js";
 import type { StoredPark } from "./build-apply-write.js";
 
@@ -26,15 +26,7 @@ export async function afterApply(services: WorkerServices, input: AfterApply): P
   const { plan, eventId } = input;
   const jobs: Array<Promise<void>> = [];
   if (input.result.createdEvents.length > 0) {
-    jobs.push(
-      enqueueDeliveries(
-        services.queues,
-        input.result.createdEvents.map((created) => ({
-          priority: created.priority,
-          data: { eventId: created.id, webhookId: created.webhookId },
-        })),
-      ),
-    );
+    jobs.push(enqueueDeliveries(services.queues, input.result.createdEvents.map(deliveryJobOf)));
   }
   for (const park of input.parks) {
     if (park.planned.status !== "waiting") continue;

@@ -14,7 +14,7 @@ import {
   planApply,
   runPipeline,
 } from "@hookflow/pipeline";
-import { enqueueDeliveries } from "@hookflow/queue";
+import { deliveryJobOf, enqueueDeliveries } from "@hookflow/queue";
 import type { DeliveryOutcome } from "../delivery/outcome.js";
 import type { WorkerServices } from "../services.js";
 import { afterApply } from "./after-apply.js";
@@ -173,7 +173,7 @@ export async function processResume(
   const planned = plan;
   if (planned.event.kind === "deliver") {
     await enqueueDeliveries(services.queues, [
-      { priority: event.priority, data: { eventId: event.id, webhookId: webhook.id } },
+      deliveryJobOf({ id: event.id, webhookId: webhook.id, priority: event.priority }),
     ]);
   }
   switch (planned.event.kind) {

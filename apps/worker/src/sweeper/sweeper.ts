@@ -5,7 +5,13 @@ import {
   type ParkCursor,
 } from "@hookflow/db";
 import type { Logger } from "@hookflow/observability";
-import { type DeliveryQueues, deliveryQueueName, enqueueDeliveries, laneOf } from "@hookflow/queue";
+import {
+  type DeliveryQueues,
+  deliveryJobOf,
+  deliveryQueueName,
+  enqueueDeliveries,
+  laneOf,
+} from "@hookflow/queue";
 import type { ApprovalNotifier } from "../pipeline/approval-notifier.js";
 import type { GraphCache } from "../pipeline/graph-cache.js";
 import type { RedisLease } from "./redis-lease.js";
@@ -137,13 +143,7 @@ export function startSweeper(options: {
     );
     const lost = overdue.filter((_, index) => jobs[index] === undefined);
     if (lost.length === 0) return 0;
-    await enqueueDeliveries(
-      queues,
-      lost.map((event) => ({
-        priority: event.priority,
-        data: { eventId: event.id, webhookId: event.webhookId },
-      })),
-    );
+    await enqueueDeliveries(queues, lost.map(deliveryJobOf));
     logger.info(
       {
         requeued: lost.length,

@@ -1,10 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
 import { cancelEvent } from "@hookflow/db";
 import { ConflictError } from "@hookflow/domain";
-import { createStepPublisher } from "@hookflow/queue";
+import { createStepPublisher, removeEventJobs } from "@hookflow/queue";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
-import { removeEventJobs } from "./event-jobs.js";
 import {
   BEARER,
   EVENTS_TAG,

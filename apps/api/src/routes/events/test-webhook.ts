@@ -13,11 +13,10 @@ import {
   ValidationError,
   verifyIncomingSignature,
 } from "@hookflow/domain";
-import { enqueueDeliveries } from "@hookflow/queue";
+import { deliveryJobOf, enqueueDeliveries } from "@hookflow/queue";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
 import { loadVisibleWebhook } from "../webhooks/webhook-route-kit.js";
-import { deliveryOf } from "./event-jobs.js";
 import {
   BEARER,
   EVENTS_TAG,
@@ -149,7 +148,7 @@ export function registerTestWebhook(app: ApiApp, services: ApiServices): void {
     await insertIngressEvents(services.db.db, [row]);
     if (webhook.isActive) {
       try {
-        await enqueueDeliveries(services.queues, [deliveryOf(row)]);
+        await enqueueDeliveries(services.queues, [deliveryJobOf(row)]);
       } catch (error) {
         // As at the ingress: no event is left stored-but-unannounced when the answer is an error.
         await deleteIngressEvents(services.db.db, [eventId]).catch((cleanupError: unknown) =>

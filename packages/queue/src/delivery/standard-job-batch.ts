@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import { type IRedisTransaction, Job, type JobJson, type Queue, RedisQueueBackend } from "bullmq";
 import { z } from "zod";
-import { DELIVER_JOB, type DeliverJobData } from "./delivery-jobs.js";
+import { DELIVER_JOB, type DeliverJobData } from "./deliver-job.js";
 
 /**
  * Many jobs, one Redis call. BullMQ's `addBulk` sends one Lua call per job through a pipeline;

@@ -1,6 +1,8 @@
 import type { Job } from "bullmq";
-import type { DeliverJobData } from "./delivery-jobs.js";
-import { type DeliveryQueues, enqueueResume, jobIdOf } from "./delivery-queues.js";
+import type { DeliverJobData } from "./deliver-job.js";
+import { jobIdOf } from "./deliver-job.js";
+import type { DeliveryQueues } from "./delivery-queues.js";
+import { enqueueResume } from "./enqueue-deliveries.js";
 
 export interface ResumeNow {
   eventId: string;

@@ -1,14 +1,14 @@
 import { createTestRedisPrefix, type TestRedisPrefix } from "@hookflow/testing";
 import { type Queue, Worker } from "bullmq";
 import { Redis } from "ioredis";
-import { DELIVER_JOB, type DeliverJobData, deliveryQueueName } from "./delivery-jobs.js";
+import { DELIVER_JOB, type DeliverJobData, jobIdOf } from "./deliver-job.js";
 import {
   closeDeliveryQueues,
   createDeliveryQueues,
   type DeliveryQueues,
-  enqueueResume,
-  jobIdOf,
 } from "./delivery-queues.js";
+import { enqueueResume } from "./enqueue-deliveries.js";
+import { deliveryQueueName } from "./lanes.js";
 import { resumeParkNow } from "./park-resume.js";
 
 const HOUR = 3_600_000;

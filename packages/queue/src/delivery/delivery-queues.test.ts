@@ -1,13 +1,14 @@
 import { createTestRedisPrefix, startRedisServer, type TestRedisPrefix } from "@hookflow/testing";
 import { type Job, type Queue, Worker } from "bullmq";
 import { Redis } from "ioredis";
-import { DELIVER_JOB, type DeliverJobData, type Priority } from "./delivery-jobs.js";
+import { DELIVER_JOB, type DeliverJobData } from "./deliver-job.js";
 import {
   closeDeliveryQueues,
   createDeliveryQueues,
   type DeliveryQueues,
-  enqueueDeliveries,
 } from "./delivery-queues.js";
+import { enqueueDeliveries } from "./enqueue-deliveries.js";
+import type { Priority } from "./lanes.js";
 import { batchedAddsAvailable } from "./standard-job-batch.js";
 
 const delivery = (n: number, priority = 3, delayMs?: number) => ({
