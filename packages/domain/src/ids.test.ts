@@ -6,6 +6,11 @@ describe("newId", () => {
     expect(newId("webhook")).toMatch(/^wh_/);
   });
 
+  it("never repeats, across many refills of its random pool", () => {
+    const ids = new Set(Array.from({ length: 5_000 }, () => newId("event", 1_700_000_000_000)));
+    expect(ids.size).toBe(5_000);
+  });
+
   it("sorts ids by creation time", () => {
     const a = newId("event", 1_700_000_000_000);
     const b = newId("event", 1_700_000_000_001);

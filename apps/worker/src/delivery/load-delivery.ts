@@ -1,7 +1,8 @@
-import { type DeliveryEvent, type DeliveryWebhook, findDeliveryEvent } from "@hookflow/db";
+import { type DeliveryEvent, findDeliveryEvent } from "@hookflow/db";
 import type { DeliverJobData } from "@hookflow/queue";
 import type { WebhookGraph } from "../pipeline/graph-cache.js";
 import type { WorkerServices } from "../services.js";
+import type { WorkerWebhook } from "../webhooks/webhook-cache.js";
 
 /** Where the event's current delivery run stands. */
 export interface DeliveryRun {
@@ -18,7 +19,7 @@ export type LoadedDelivery =
   | { kind: "inactive" }
   | {
       kind: "ready";
-      webhook: DeliveryWebhook;
+      webhook: WorkerWebhook;
       event: DeliveryEvent;
       body: string;
       run: DeliveryRun;

@@ -1,6 +1,7 @@
-import type { DeliveryEvent, DeliveryWebhook } from "@hookflow/db";
+import type { DeliveryEvent } from "@hookflow/db";
 import { buildDeliveryHeaders } from "@hookflow/domain";
 import type { WorkerServices } from "../services.js";
+import type { WorkerWebhook } from "../webhooks/webhook-cache.js";
 import { applyChaos, CHAOS_ERROR } from "./chaos.js";
 import type { SendResult } from "./http-sender.js";
 
@@ -15,7 +16,7 @@ export interface PerformedAttempt {
 /** One attempt on `targetUrl`: chaos first, then the signed request with the exact body bytes. */
 export async function performAttempt(
   services: WorkerServices,
-  input: { webhook: DeliveryWebhook; event: DeliveryEvent; body: string; targetUrl: string },
+  input: { webhook: WorkerWebhook; event: DeliveryEvent; body: string; targetUrl: string },
 ): Promise<PerformedAttempt> {
   const { webhook, event, body, targetUrl } = input;
   const number = event.attemptCount + 1;
@@ -39,7 +40,7 @@ export async function performAttempt(
   const headers = buildDeliveryHeaders({
     eventId: event.id,
     attempt: number,
-    secret: webhook.signingSecret,
+    keys: webhook.signingKeys,
     body,
     nowMs: attemptedAt.getTime(),
   });

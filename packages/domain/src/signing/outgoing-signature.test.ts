@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
 import {
   buildDeliveryHeaders,
+  deliverySigningKeys,
   signHookflow,
   signStandardWebhooks,
   verifyHookflowSignature,
@@ -132,7 +133,7 @@ describe("buildDeliveryHeaders", () => {
     const h = buildDeliveryHeaders({
       eventId,
       attempt: 3,
-      secret: SECRET,
+      keys: deliverySigningKeys(SECRET),
       body: BODY,
       nowMs: NOW_MS,
     });
@@ -153,11 +154,11 @@ describe("buildDeliveryHeaders", () => {
     expect(verifyStandardWebhooks(SECRET, h, BODY, { nowMs: NOW_MS })).toEqual({ ok: true });
   });
 
-  it("omits signature headers when the secret is empty", () => {
+  it("omits signature headers when the webhook has no signing keys", () => {
     const h = buildDeliveryHeaders({
       eventId: "evt_1",
       attempt: 1,
-      secret: "",
+      keys: null,
       body: BODY,
       nowMs: NOW_MS,
     });
@@ -171,7 +172,7 @@ describe("buildDeliveryHeaders", () => {
     const h = buildDeliveryHeaders({
       eventId: "evt_2",
       attempt: 1,
-      secret: SECRET,
+      keys: deliverySigningKeys(SECRET),
       body: BODY,
       nowMs: NOW_MS,
       chain: { step: 1, original: { a: 1 }, previous: { statusCode: 200, body: "ok" } },

@@ -1,3 +1,4 @@
+import { createSecretKey, type KeyObject } from "node:crypto";
 import { hmacSha256, safeEqual, type VerifyResult } from "./hmac.js";
 
 /** Default maximum age of an `X-Hookflow-Signature` timestamp (5 minutes). */
@@ -12,7 +13,11 @@ const DIGITS = /^\d+$/;
  * `X-Hookflow-Signature` value: `t=<unix ms>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, keyed with the
  * UTF-8 bytes of the whole secret, `whsec_` prefix included (decisions.md section 5).
  */
-export function signHookflow(secret: string, timestampMs: number, body: string | Uint8Array) {
+export function signHookflow(
+  secret: string | KeyObject,
+  timestampMs: number,
+  body: string | Uint8Array,
+) {
   const t = String(Math.trunc(timestampMs));
   const hex = hmacSha256(secret, [`${t}.`, body]).toString("hex");
   return `t=${t},v1=${hex}`;
@@ -58,15 +63,19 @@ export function standardWebhooksKey(secret: string): Buffer {
   return Buffer.from(encoded, "base64");
 }
 
-/** `webhook-signature` value: `v1,<base64 HMAC-SHA256 of "<id>.<ts>.<body>">`. */
+/**
+ * `webhook-signature` value: `v1,<base64 HMAC-SHA256 of "<id>.<ts>.<body>">`; `secret` is the
+ * `whsec_` secret, or its prepared key (`deliverySigningKeys(secret).standard`).
+ */
 export function signStandardWebhooks(
-  secret: string,
+  secret: string | KeyObject,
   msgId: string,
   timestampSeconds: number,
   body: string | Uint8Array,
 ): string {
   const ts = String(Math.trunc(timestampSeconds));
-  const mac = hmacSha256(standardWebhooksKey(secret), [`${msgId}.${ts}.`, body]);
+  const key = typeof secret === "string" ? standardWebhooksKey(secret) : secret;
+  const mac = hmacSha256(key, [`${msgId}.${ts}.`, body]);
   return `v1,${mac.toString("base64")}`;
 }
 
@@ -107,10 +116,26 @@ export function verifyStandardWebhooks(
   return { ok: false, reason: sawV1 ? "mismatch" : "malformed" };
 }
 
+/** A signing secret's two keys, prepared once (a webhook cache entry holds them). */
+export interface DeliverySigningKeys {
+  /** The UTF-8 bytes of the whole secret, for `X-Hookflow-Signature`. */
+  hookflow: KeyObject;
+  /** The base64-decoded part after `whsec_`, for the Standard Webhooks signature. */
+  standard: KeyObject;
+}
+
+export function deliverySigningKeys(secret: string): DeliverySigningKeys {
+  return {
+    hookflow: createSecretKey(Buffer.from(secret, "utf8")),
+    standard: createSecretKey(standardWebhooksKey(secret)),
+  };
+}
+
 export type DeliveryHeadersInput = {
   eventId: string;
   attempt: number;
-  secret: string | null | undefined;
+  /** The webhook's prepared signing keys; no signature headers without them. */
+  keys: DeliverySigningKeys | null | undefined;
   body: string | Uint8Array;
   nowMs: number;
   /** Chained deliveries (decisions.md section 9) also carry the chain headers. */
@@ -127,7 +152,7 @@ function base64Json(value: unknown): string {
  * for chained deliveries (Original and Previous are base64 of the JSON text).
  */
 export function buildDeliveryHeaders(input: DeliveryHeadersInput): Record<string, string> {
-  const { eventId, attempt, secret, body, nowMs, chain } = input;
+  const { eventId, attempt, keys, body, nowMs, chain } = input;
   const seconds = Math.floor(nowMs / 1000);
   const headers: Record<string, string> = {
     "Content-Type": "application/json",
@@ -138,9 +163,9 @@ export function buildDeliveryHeaders(input: DeliveryHeadersInput): Record<string
     "webhook-id": eventId,
     "webhook-timestamp": String(seconds),
   };
-  if (secret) {
-    headers["X-Hookflow-Signature"] = signHookflow(secret, nowMs, body);
-    headers["webhook-signature"] = signStandardWebhooks(secret, eventId, seconds, body);
+  if (keys) {
+    headers["X-Hookflow-Signature"] = signHookflow(keys.hookflow, nowMs, body);
+    headers["webhook-signature"] = signStandardWebhooks(keys.standard, eventId, seconds, body);
   }
   if (chain) {
     headers["X-Hookflow-Chain-Step"] = String(chain.step);
