@@ -152,9 +152,9 @@ describe("the SDK against a real Hookflow (hookflow start)", () => {
       message: expect.any(String),
       error: "Not Found",
     });
-    const invalid = await client.webhooks
+    const invalid = (await client.webhooks
       .create({ name: "" })
-      .catch((error: unknown) => error as HookflowError);
+      .catch((error: unknown) => error)) as HookflowError;
     expect([invalid.statusCode, invalid.message]).toEqual([400, expect.stringContaining("name")]);
     const anonymous = createHookflowClient({ baseUrl: service.baseUrl });
     await expect(anonymous.webhooks.list()).rejects.toMatchObject({ statusCode: 401 });
