@@ -1563,7 +1563,7 @@ export interface components {
              * @default and
              * @enum {string}
              */
-            filterMode: "and" | "or";
+            filterMode?: "and" | "or";
             filters: {
                 /** @description Dot path, e.g. items.0.sku */
                 field: string;
@@ -1638,7 +1638,7 @@ export interface components {
                 /** @enum {string} */
                 type: "string" | "number" | "integer" | "boolean" | "object" | "array" | "null";
                 /** @default false */
-                required: boolean;
+                required?: boolean;
                 constraints?: {
                     min?: number;
                     max?: number;
@@ -1668,14 +1668,14 @@ export interface components {
                 nodeId: string;
             }[];
             /** @default false */
-            strictMode: boolean;
+            strictMode?: boolean;
             /** @default [] */
-            fields: {
+            fields?: {
                 path: string;
                 /** @enum {string} */
                 type: "string" | "number" | "integer" | "boolean" | "object" | "array" | "null";
                 /** @default false */
-                required: boolean;
+                required?: boolean;
                 constraints?: {
                     min?: number;
                     max?: number;
@@ -1701,7 +1701,7 @@ export interface components {
                 /** @enum {string} */
                 type: "string" | "number" | "integer" | "boolean" | "object" | "array" | "null";
                 /** @default false */
-                required: boolean;
+                required?: boolean;
                 constraints?: {
                     min?: number;
                     max?: number;
@@ -1775,9 +1775,9 @@ export interface components {
              * @default wait_all
              * @enum {string}
              */
-            mode: "wait_all" | "first";
+            mode?: "wait_all" | "first";
             /** @default 2 */
-            expectedBranchCount: number;
+            expectedBranchCount?: number;
         };
         UpdateMergeNodeInput: {
             name?: string;
@@ -1817,17 +1817,17 @@ export interface components {
                 nodeId: string;
             }[];
             /** @default 60 */
-            timeoutMinutes: number;
+            timeoutMinutes?: number;
             /**
              * @default reject
              * @enum {string}
              */
-            autoActionOnTimeout: "approve" | "reject";
+            autoActionOnTimeout?: "approve" | "reject";
             /**
              * @description Mailed an approve/reject request each time an event parks here: at most MAIL_MAX_RECIPIENTS addresses (default 10, never more than 50). Every recipient counts against the owner's hourly mail budget (MAIL_RATE_LIMIT_PER_HOUR); a mail over it is not sent, its outbox entry says why, and the event still waits for a decision.
              * @default []
              */
-            notifyEmails: string[];
+            notifyEmails?: string[];
         };
         UpdateApprovalNodeInput: {
             name?: string;
@@ -1877,15 +1877,15 @@ export interface components {
              * @default drop
              * @enum {string}
              */
-            overflowAction: "drop" | "queue";
+            overflowAction?: "drop" | "queue";
             /** @default 300 */
-            maxQueueDelaySeconds: number;
+            maxQueueDelaySeconds?: number;
             /** @default [] */
-            outputWebhookIds: string[];
+            outputWebhookIds?: string[];
             /** @default [] */
-            outputTransformIds: string[];
+            outputTransformIds?: string[];
             /** @default true */
-            isActive: boolean;
+            isActive?: boolean;
         };
         UpdateRateLimiterNodeInput: {
             name?: string;
@@ -1962,7 +1962,7 @@ export interface components {
                 y: number;
             };
             /** @default {} */
-            data: {
+            data?: {
                 webhookId?: string;
                 nodeId?: string;
             } & {
