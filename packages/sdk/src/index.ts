@@ -18,6 +18,7 @@ export {
   type FetchFunction,
   type TransportOptions,
 } from "./retrying-fetch.js";
+export { readServerSentEvents, type ServerSentEvent } from "./sse.js";
 export {
   type VerifyWebhookFailure,
   type VerifyWebhookOptions,
@@ -26,3 +27,4 @@ export {
   type WebhookBody,
   type WebhookHeaders,
 } from "./verify-webhook.js";
+export type { WebhookStreamMessage, WebhookStreamOptions } from "./webhook-stream.js";
