@@ -18,6 +18,7 @@ export {
   type FetchFunction,
   type TransportOptions,
 } from "./retrying-fetch.js";
+export { signWebhook } from "./sign-webhook.js";
 export { readServerSentEvents, type ServerSentEvent } from "./sse.js";
 export {
   type VerifyWebhookFailure,

@@ -24,6 +24,11 @@ export interface WebhookStreamOptions {
   signal?: AbortSignal;
   /** Called before each reconnection after the first connection (token renewal, a drop). */
   onReconnect?: (lastEventId: string | undefined) => void;
+  /**
+   * Called each time the stream is open: the server answers only once it listens for the
+   * webhook's events, so an event sent after this call is not missed.
+   */
+  onOpen?: () => void;
 }
 
 /** The longest a broken stream waits before connecting again. */
@@ -92,6 +97,7 @@ export async function* streamWebhook(
       continue;
     }
     failures = 0;
+    options.onOpen?.();
     try {
       for await (const message of readServerSentEvents(response.body, lastEventId ?? "")) {
         if (message.id) lastEventId = message.id;
