@@ -1,5 +1,5 @@
 import type { BodyOf, ItemOf, QueryOf, ResultOf } from "../operation-types.js";
-import { iteratePages, type Page, type PageQuery, totalOf } from "../paging.js";
+import { iteratePages, type Page, type PageQuery, pageOfArray } from "../paging.js";
 import { segment, type Transport } from "../transport.js";
 import { streamWebhook, type WebhookStreamOptions } from "../webhook-stream.js";
 
@@ -14,12 +14,7 @@ export function webhooksResource(transport: Transport) {
       "/api/webhooks",
       { query: { ...(query satisfies QueryOf<"listWebhooks">) } },
     );
-    return {
-      items: data,
-      total: totalOf(response, data.length),
-      page: query.page ?? 1,
-      limit: query.limit ?? data.length,
-    };
+    return pageOfArray(data, response, query);
   };
   return {
     list,
