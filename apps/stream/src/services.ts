@@ -6,6 +6,10 @@ import { Redis } from "ioredis";
 import { createOpenStreams, type OpenStreams } from "./events/open-streams.js";
 import { createStreamMetrics, type StreamMetrics } from "./events/stream-metrics.js";
 import { createStreamSlots, type StreamSlots } from "./events/stream-slots.js";
+import {
+  buildWebhookStreamParts,
+  type WebhookStreamParts,
+} from "./webhooks/webhook-stream-parts.js";
 
 /** Spec: a stream closes after 120 s without completion. */
 export const STREAM_TIMEOUT_MS = 120_000;
@@ -32,6 +36,8 @@ export interface StreamServices {
   streams: OpenStreams;
   /** Caps: `STREAM_MAX_PER_TOKEN` per token (across processes), `STREAM_MAX_PER_PROCESS` here. */
   slots: StreamSlots;
+  /** Webhook-level streams: the feed of new events per webhook and the stream caps. */
+  webhookStreams: WebhookStreamParts;
   settings: StreamSettings;
   logger: Logger;
   metrics: Metrics;
@@ -82,6 +88,12 @@ export function buildStreamServices(options: BuildStreamServicesOptions): Stream
     counterTtlMs: STREAM_TOKEN_TTL_MS + Math.max(settings.timeoutMs, STREAM_TIMEOUT_MS) + 60_000,
     onError: (error) => logger.warn({ err: error }, "could not give back a stream slot"),
   });
+  const webhookStreams = buildWebhookStreamParts({
+    redisUrl: config.redisUrl,
+    redis,
+    keys,
+    logger,
+  });
   const streamMetrics = createStreamMetrics(metrics, {
     openStreams: streams.count,
     watchers: () => hub.listenerCount(),
@@ -94,6 +106,7 @@ export function buildStreamServices(options: BuildStreamServicesOptions): Stream
     hub,
     streams,
     slots,
+    webhookStreams,
     settings,
     logger,
     metrics,
@@ -101,6 +114,7 @@ export function buildStreamServices(options: BuildStreamServicesOptions): Stream
     now: options.now ?? (() => new Date()),
     close: async () => {
       streams.endAll();
+      await webhookStreams.close();
       await hub.close();
       subscriber.disconnect();
       redis.disconnect();

@@ -20,6 +20,10 @@ export function redisKeys(prefix: string) {
     stepBuffer: (eventId: string) => `${prefix}:steps:${eventId}`,
     /** Open streams of one stream token, by a hash of the token (counted across processes). */
     streamSlots: (tokenHash: string) => `${prefix}:stream-open:${tokenHash}`,
+    /** Pub/sub: events of every webhook as workers start them (`webhook-feed.ts`). */
+    webhookFeedChannel: `${prefix}:chan:webhook-feed`,
+    /** A webhook's recent event starts (a Redis stream; its ids are `Last-Event-ID`s). */
+    webhookFeed: (webhookId: string) => `${prefix}:feed:${webhookId}`,
     dedup: (webhookId: string, key: string) => `${prefix}:dedup:${webhookId}:${key}`,
     circuit: (webhookId: string) => `${prefix}:circuit:${webhookId}`,
     rateWindow: (scope: string) => `${prefix}:rate:${scope}`,

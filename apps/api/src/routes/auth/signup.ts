@@ -10,10 +10,12 @@ import { DisplayName, Email, Password } from "../../identity/schemas.js";
 import { assertSignupAllowed, SIGNUPS_PER_ADDRESS_PER_HOUR } from "../../identity/signup-limit.js";
 import type { ApiServices } from "../../services.js";
 import { clientAddress } from "./client-address.js";
+import { identityErrors } from "./identity-error-docs.js";
 
 const SignupBody = z.object({ email: Email, password: Password, name: DisplayName });
 
 const route = createRoute({
+  operationId: "signUp",
   method: "post",
   path: "/api/auth/signup",
   tags: ["Auth"],
@@ -26,6 +28,7 @@ const route = createRoute({
         "application/json": { schema: z.object({ user: PublicUser, token: z.string() }) },
       },
     },
+    ...identityErrors(400),
     403: errorAnswer("Signup is disabled (ALLOW_SIGNUP=false)"),
     409: errorAnswer("An account with this email already exists"),
     429: {

@@ -1,4 +1,5 @@
 import { createRoute, type z } from "@hono/zod-openapi";
+import type { Scope } from "../../auth/actor.js";
 import {
   BEARER,
   errorResponses,
@@ -12,20 +13,26 @@ import {
  * webhook id in, one small JSON object out, webhooks:write).
  */
 export function webhookActionRoute<S extends z.ZodType>(options: {
+  /** The operation's stable id in the OpenAPI document (an SDK method name). */
+  operationId: string;
   action: string;
   summary: string;
   description: string;
   responseDescription: string;
   response: S;
+  /** The scope it needs (default webhooks:write). */
+  scope?: Scope;
 }) {
+  const scope = options.scope ?? "webhooks:write";
   return createRoute({
+    operationId: options.operationId,
     method: "post",
     path: `/api/webhooks/{id}/${options.action}`,
     tags: [WEBHOOKS_TAG],
     summary: options.summary,
-    description: `${options.description} Needs webhooks:write.`,
+    description: options.scope ? options.description : `${options.description} Needs ${scope}.`,
     security: BEARER,
-    middleware: [scopeGuard("webhooks:write")] as const,
+    middleware: [scopeGuard(scope)] as const,
     request: { params: WebhookIdParams },
     responses: {
       200: {
