@@ -7,7 +7,7 @@
 //   BENCH_ROUNDS=5 BENCH_BACKLOG_S=6 node bench/drain.mjs
 //   BENCH_CPU_PROF=1 node bench/drain.mjs   # also a V8 CPU profile of each Hookflow worker
 import "./lib/workspace-node.mjs";
-import { fork } from "node:child_process";
+import { fork, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createRequire } from "node:module";
 import { cpus, loadavg } from "node:os";
@@ -16,13 +16,13 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { counts } from "./lib/accounting.mjs";
 import { peak } from "./lib/drivers.mjs";
+import { backendPids, startPrivateRedis } from "./lib/private-redis.mjs";
 import { cpuPerItem, snapshotCpu } from "./lib/process-cpu.mjs";
 import { peakRssMb, startProcess, stopProcess } from "./lib/processes.mjs";
 import { startReceiver } from "./lib/receiver-control.mjs";
 import {
   benchDatabaseUrl,
   dropBenchDatabase,
-  dropBenchRedisKeys,
   migrate,
   newRunId,
   seedWebhooks,
@@ -34,10 +34,12 @@ const CLI = join(ROOT, "apps/cli/dist/main.js");
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const BACKLOG_MS = Number(process.env.BENCH_BACKLOG_S ?? 4) * 1000;
 const BARE_CONCURRENCY = Number(process.env.BENCH_BARE_CONCURRENCY ?? 100);
-const PORTS = { ingress: 18203, worker: 18204, receiver: 18205 };
+const PORTS = { ingress: 18303, worker: 18304, receiver: 18305 };
 const run = newRunId();
 const BASE_DB = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
+/** A redis-server of the run's own, so its CPU is the run's alone (see lib/private-redis.mjs). */
+const redisServer = await startPrivateRedis(Number(process.env.BENCH_REDIS_PORT ?? 18399));
+const REDIS_URL = redisServer.url;
 const dbUrl = benchDatabaseUrl(BASE_DB, run);
 const profDir = join(
   ROOT,
@@ -77,11 +79,29 @@ async function waitCount(receiver, target, timeoutMs) {
   while (Date.now() < deadline && (await receiver.count()) < target) await sleep(50);
 }
 
-const cpuGroups = (pid) => ({
+/**
+ * The worker (and its children), the run's own Redis, and the Postgres backends serving the
+ * run's database (found by pid, so other work on the shared server is not counted; background
+ * processes such as the WAL writer are left out).
+ */
+const cpuGroups = (pid, pgPids) => ({
   worker: { pid },
-  redis: { comm: /^redis-server$/ },
-  postgres: { comm: /^postgres$/ },
+  redis: { pid: redisServer.pid },
+  ...Object.fromEntries(pgPids.map((p) => [`pg ${p}`, { pid: p }])),
 });
+
+/** The per-event CPU of every group, Postgres backends summed into one figure. */
+function cpuSummary(before, after, items) {
+  const per = cpuPerItem(before, after, items);
+  let postgres = 0;
+  const out = {};
+  for (const [name, value] of Object.entries(per)) {
+    if (name.startsWith("pg ")) {
+      if (!name.endsWith("children") && !name.endsWith("thread")) postgres += value;
+    } else if (!name.startsWith("redis ")) out[name] = value;
+  }
+  return { ...out, postgres };
+}
 
 async function hookflowRound(ctx) {
   const { sql, plain, receiver } = ctx;
@@ -102,10 +122,26 @@ async function hookflowRound(ctx) {
     healthUrl: `http://127.0.0.1:${PORTS.worker}/api/health`,
     cwd: ROOT,
   });
-  const cpuBefore = snapshotCpu(cpuGroups(worker.pid));
+  // BENCH_STRACE=1: system calls of the worker during the drain (strace -c summary on stderr).
+  const strace =
+    process.env.BENCH_STRACE === "1"
+      ? spawn("strace", ["-c", "-f", "-p", String(worker.pid)], {
+          stdio: ["ignore", "ignore", "inherit"],
+        })
+      : undefined;
+  const pgPids = await backendPids(sql, ctx.database);
+  const cpuBefore = snapshotCpu(cpuGroups(worker.pid, pgPids));
   await waitCount(receiver, backlog, 300_000);
-  const cpu = cpuPerItem(cpuBefore, snapshotCpu(cpuGroups(worker.pid)), backlog);
+  // Backends the worker opened during the drain count from zero.
+  const allPids = await backendPids(sql, ctx.database);
+  const cpu = cpuSummary(cpuBefore, snapshotCpu(cpuGroups(worker.pid, allPids)), backlog);
   const rss = peakRssMb(worker.pid);
+  if (strace) {
+    log(`  strace of the worker, ${backlog} events:`);
+    const done = new Promise((resolve) => strace.once("exit", resolve));
+    strace.kill("SIGINT");
+    await done;
+  }
   await stopProcess(worker);
   const { arrivals } = await receiver.drain();
   const settled = await counts(sql, plain.id);
@@ -145,9 +181,9 @@ async function bareRound(ctx, jobs) {
     },
   );
   await new Promise((resolve) => child.once("message", resolve));
-  const cpuBefore = snapshotCpu(cpuGroups(child.pid));
+  const cpuBefore = snapshotCpu(cpuGroups(child.pid, []));
   await waitCount(ctx.receiver, jobs, 300_000);
-  const cpu = cpuPerItem(cpuBefore, snapshotCpu(cpuGroups(child.pid)), jobs);
+  const cpu = cpuSummary(cpuBefore, snapshotCpu(cpuGroups(child.pid, [])), jobs);
   const rss = peakRssMb(child.pid);
   const exited = new Promise((resolve) => child.once("exit", resolve));
   child.kill("SIGTERM");
@@ -177,7 +213,7 @@ async function main() {
     healthUrl: `http://127.0.0.1:${PORTS.ingress}/api/health`,
     cwd: ROOT,
   });
-  const ctx = { ...seeded, receiver };
+  const ctx = { ...seeded, receiver, database: new URL(dbUrl).pathname.slice(1) };
   const rounds = [];
   log(
     `${cpus().length} x ${cpus()[0]?.model}, Node ${process.version}, load ${loadavg()
@@ -216,7 +252,7 @@ async function main() {
     receiver.child.kill();
     await seeded.sql.end();
     await dropBenchDatabase(BASE_DB, run);
-    await dropBenchRedisKeys(REDIS_URL, `bench_${run}`);
+    await redisServer.stop();
   }
   const summary = {
     hookflow: median(rounds.map((r) => r.hookflow.rate)),

@@ -1,6 +1,6 @@
 import { EventEmitter } from "node:events";
 import type { HookflowConfig } from "@hookflow/config";
-import { createDb, type DbHandle } from "@hookflow/db";
+import { createDb, createGroupCommit, type DbHandle, type GroupCommit } from "@hookflow/db";
 import { createKeyRing, type KeyRing } from "@hookflow/domain";
 import {
   createLogger,
@@ -19,7 +19,7 @@ import {
 } from "@hookflow/queue";
 import { Redis } from "ioredis";
 import { type AcceptingWebhook, findAcceptingWebhook } from "./ingress/find-accepting-webhook.js";
-import { createGroupCommit, type GroupCommit } from "./ingress/group-commit.js";
+
 import { limitHeapGrowth } from "./ingress/heap-growth.js";
 import { createIngressMetrics, type IngressMetrics } from "./ingress/ingress-metrics.js";
 import { type EventToStore, type StoreOutcome, storeEvents } from "./ingress/store-events.js";

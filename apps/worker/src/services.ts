@@ -23,6 +23,7 @@ import {
 import { Redis } from "ioredis";
 import { type ChangeFeed, createChangeFeed } from "./cache/change-feed.js";
 import { type CircuitBreakerStore, createCircuitBreakerStore } from "./delivery/circuit-store.js";
+import { createDeliveryBatches, type DeliveryBatches } from "./delivery/delivery-batches.js";
 import { createHttpSender, type HttpSender } from "./delivery/http-sender.js";
 import { createRateLimiter, type RateLimiter } from "./delivery/rate-limiter.js";
 import { createWorkerMetrics, type WorkerMetrics } from "./observability/worker-metrics.js";
@@ -37,6 +38,8 @@ export type Tracer = ReturnType<typeof getTracer>;
 export interface WorkerServices {
   config: HookflowConfig;
   db: DbHandle;
+  /** The delivery path's event reads and attempt records, batched across running jobs. */
+  batches: DeliveryBatches;
   /** Commands (rate limits, breaker state, leases, health pings). */
   redis: Redis;
   /** BullMQ's connection (queues and workers; `maxRetriesPerRequest: null` as BullMQ requires). */
@@ -167,9 +170,12 @@ export function buildWorkerServices(options: BuildWorkerServicesOptions): Worker
     logger,
   });
 
+  const batches = createDeliveryBatches(db);
+
   return {
     config,
     db,
+    batches,
     redis,
     bullConnection,
     keys,
@@ -196,6 +202,7 @@ export function buildWorkerServices(options: BuildWorkerServicesOptions): Worker
       await breaker.close();
       await steps.flush();
       await webhookFeed.idle();
+      await batches.drain();
       redis.disconnect();
       bullConnection.disconnect();
       await db.close();

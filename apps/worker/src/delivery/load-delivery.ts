@@ -1,4 +1,4 @@
-import { type DeliveryEvent, findDeliveryEvent } from "@hookflow/db";
+import type { DeliveryEvent } from "@hookflow/db";
 import type { DeliverJobData } from "@hookflow/queue";
 import type { WebhookGraph } from "../pipeline/graph-cache.js";
 import type { WorkerServices } from "../services.js";
@@ -37,7 +37,7 @@ export async function loadDelivery(
 ): Promise<LoadedDelivery> {
   const [webhook, event, graph] = await Promise.all([
     services.webhooks.get(data.webhookId),
-    findDeliveryEvent(services.db, data.eventId, { withBody: data.body === undefined }),
+    services.batches.readEvent({ id: data.eventId, withBody: data.body === undefined }),
     services.pipeline.graphs.get(data.webhookId),
   ]);
   if (!webhook || !event) return { kind: "gone" };

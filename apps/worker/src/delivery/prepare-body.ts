@@ -1,4 +1,3 @@
-import { recordDeliveryAttempt } from "@hookflow/db";
 import { matchesAll } from "@hookflow/domain";
 import { EventPipelineState } from "@hookflow/pipeline";
 import {
@@ -54,7 +53,7 @@ export async function prepareBody(
     durationMs: performance.now() - filterStarted,
   };
   if (!passed) {
-    await recordDeliveryAttempt(services.db, {
+    await services.batches.record({
       eventId: event.id,
       webhookId: webhook.id,
       event: { status: "filtered", nextAttemptAt: null },

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { recordDeliveryAttempt, setWebhookCircuitState } from "@hookflow/db";
+import { setWebhookCircuitState } from "@hookflow/db";
 import { type CircuitConfig, cooldownMs } from "@hookflow/domain";
 import type { DeliverJobData } from "@hookflow/queue";
 import { processResume } from "../pipeline/process-resume.js";
@@ -91,7 +91,7 @@ async function deliver(
   const now = services.now();
 
   if (run.phase === "primary" && webhook.targetUrl === "") {
-    await recordDeliveryAttempt(services.db, {
+    await services.batches.record({
       eventId: event.id,
       webhookId: webhook.id,
       event: { status: "delivered", nextAttemptAt: null, deliveredAt: now, lastError: null },
@@ -104,7 +104,7 @@ async function deliver(
   const targetUrl = run.phase === "fallback" ? webhook.fallbackUrl : webhook.targetUrl;
   if (!targetUrl) {
     const error = "fallback url removed before the fallback attempt";
-    await recordDeliveryAttempt(services.db, {
+    await services.batches.record({
       eventId: event.id,
       webhookId: webhook.id,
       event: { status: "failed", nextAttemptAt: null, lastError: error },
@@ -148,7 +148,7 @@ async function deliver(
       // Wake up at the end of the cooldown, or poll once per cooldown while a probe is out.
       const poll = Math.max(50, cooldownMs(breaker, services.config.delayScale));
       const untilMs = Math.min(decision.retryAtMs, nowMs + poll) + Math.floor(Math.random() * 20);
-      await recordDeliveryAttempt(services.db, {
+      await services.batches.record({
         eventId: event.id,
         webhookId: webhook.id,
         event: {

@@ -2,7 +2,6 @@ import {
   type DeliveryWebhook,
   type EventDeliveryUpdate,
   type PipelineRecord,
-  recordDeliveryAttempt,
   setWebhookCircuitState,
 } from "@hookflow/db";
 import {
@@ -155,7 +154,7 @@ export async function settleAttempt(
     }
   }
 
-  const recorded = await recordDeliveryAttempt(services.db, {
+  const recorded = await services.batches.record({
     eventId,
     webhookId: webhook.id,
     attempt: {

@@ -1,10 +1,4 @@
-import {
-  applyResumedPark,
-  decideParkOnTimeout,
-  findDeliveryEvent,
-  findPark,
-  type ParkRecord,
-} from "@hookflow/db";
+import { applyResumedPark, decideParkOnTimeout, findPark, type ParkRecord } from "@hookflow/db";
 import {
   type ApplyPlan,
   EventPipelineState,
@@ -75,7 +69,7 @@ export async function processResume(
   }
   const [webhook, event] = await Promise.all([
     services.webhooks.get(park.webhookId),
-    findDeliveryEvent(db, park.eventId, { withBody: false }),
+    services.batches.readEvent({ id: park.eventId, withBody: false }),
   ]);
   if (!webhook || !event) return done("gone");
   const graph = await services.pipeline.graphs.get(webhook.id);

@@ -27,36 +27,25 @@ interface Row {
   attempt_count: number;
   delivery_phase: string;
   phase_attempt_count: number;
-  body?: string;
+  body?: string | null;
   event_type: string | null;
   delivery_body: string | null;
   pipeline_run: string | null;
   pipeline_state: Record<string, unknown> | null;
 }
 
-/**
- * One primary-key read on the hot path, as a fixed prepared statement on the raw driver (no query
- * building per job). With `withBody: false` (the job carries the body) the body columns are not
- * read at all, keeping large payloads off the wire.
- */
+/** One event as a delivery worker reads it (see `findDeliveryEvents`). */
 export async function findDeliveryEvent(
   handle: DbHandle,
   id: string,
   options: { withBody: boolean },
 ): Promise<DeliveryEvent | undefined> {
-  const rows = options.withBody
-    ? await handle.sql<Row[]>`
-        select id, webhook_id, status, priority, attempt_count, delivery_phase,
-          phase_attempt_count, coalesce(delivery_body, body) as body, event_type, delivery_body,
-          pipeline_run, pipeline_state
-        from events where id = ${id}`
-    : await handle.sql<Row[]>`
-        select id, webhook_id, status, priority, attempt_count, delivery_phase,
-          phase_attempt_count, event_type, delivery_body, pipeline_run, pipeline_state
-        from events where id = ${id}`;
-  const row = rows[0];
-  if (!row) return undefined;
-  const event: DeliveryEvent = {
+  const [event] = await findDeliveryEvents(handle, [{ id, withBody: options.withBody }]);
+  return event;
+}
+
+function eventOf(row: Row): DeliveryEvent {
+  return {
     id: row.id,
     webhookId: row.webhook_id,
     status: row.status,
@@ -69,6 +58,38 @@ export async function findDeliveryEvent(
     pipelineRun: row.pipeline_run,
     pipelineState: row.pipeline_state,
   };
-  if (row.body !== undefined) event.body = row.body;
-  return event;
+}
+
+export interface DeliveryEventRequest {
+  id: string;
+  /** Read the body too (the job does not carry it). */
+  withBody: boolean;
+}
+
+/**
+ * `findDeliveryEvent` for many jobs at once: ONE statement (fixed text, prepared once per
+ * connection) reads every requested event, the body only of those asked with it. The worker
+ * batches the reads of the jobs that start in the same event-loop turn, so a busy worker makes a
+ * few reads where it made one per delivery. Results come back in request order.
+ */
+export async function findDeliveryEvents(
+  handle: DbHandle,
+  requests: readonly DeliveryEventRequest[],
+): Promise<Array<DeliveryEvent | undefined>> {
+  const ids = requests.map((request) => request.id);
+  const withBody = requests.filter((request) => request.withBody).map((request) => request.id);
+  const rows = await handle.sql<Row[]>`
+    select id, webhook_id, status, priority, attempt_count, delivery_phase, phase_attempt_count,
+      case when id = any(${withBody}::text[]) then coalesce(delivery_body, body) end as body,
+      event_type, delivery_body, pipeline_run, pipeline_state
+    from events where id = any(${ids}::text[])`;
+  const byId = new Map<string, Row>();
+  for (const row of rows) byId.set(row.id, row);
+  return requests.map((request) => {
+    const row = byId.get(request.id);
+    if (!row) return undefined;
+    const event = eventOf(row);
+    if (request.withBody && typeof row.body === "string") event.body = row.body;
+    return event;
+  });
 }

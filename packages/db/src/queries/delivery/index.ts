@@ -3,3 +3,4 @@ export * from "./find-delivery-event.js";
 export * from "./find-delivery-webhook.js";
 export * from "./find-overdue-events.js";
 export * from "./record-delivery-attempt.js";
+export * from "./record-delivery-attempts.js";

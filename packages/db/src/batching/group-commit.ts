@@ -1,7 +1,10 @@
 /**
  * Group commit: callers submit items one at a time and await their own result, while the items
- * are written in batches. A batch is closed when it holds `maxItems` items (or `maxWeight`, when
- * items are weighed), or `maxWaitMs` after its first item arrived, whichever comes first. Each
+ * are written (or read) in batches: the ingress's event inserts, the worker's event reads and
+ * attempt records. A batch is closed when it holds `maxItems` items (or `maxWeight`, when items
+ * are weighed), or `maxWaitMs` after its first item arrived (0: at the end of the current
+ * event-loop turn, so the items submitted together in one turn share a batch and nothing waits
+ * on a timer), whichever comes first. Each
  * batch is flushed exactly once. At most `maxInFlight` flushes run at the same time: under load
  * a closed batch waits for a free slot, and an open batch whose window passed keeps filling
  * until a slot frees, so batches grow with load instead of multiplying (fewer, larger writes),
@@ -45,7 +48,8 @@ interface Pending<I, R> {
 interface OpenBatch<I, R> {
   entries: Pending<I, R>[];
   weight: number;
-  timer: NodeJS.Timeout | null;
+  /** Its window: a timer, or the end of the current turn when the window is 0. */
+  timer: NodeJS.Timeout | NodeJS.Immediate | null;
   /** Its window passed while every flush slot was taken: flush at the next free slot. */
   due: boolean;
 }
@@ -104,10 +108,16 @@ export function createGroupCommit<I, R>(options: GroupCommitOptions<I, R>): Grou
     }
   }
 
+  function clearWindow(batch: OpenBatch<I, R>): void {
+    if (batch.timer === null) return;
+    if (maxWaitMs > 0) clearTimeout(batch.timer as NodeJS.Timeout);
+    else clearImmediate(batch.timer as NodeJS.Immediate);
+    batch.timer = null;
+  }
+
   function close(batch: OpenBatch<I, R>): void {
     if (open === batch) open = null;
-    if (batch.timer) clearTimeout(batch.timer);
-    batch.timer = null;
+    clearWindow(batch);
     ready.push(batch.entries);
     pump();
   }
@@ -124,7 +134,10 @@ export function createGroupCommit<I, R>(options: GroupCommitOptions<I, R>): Grou
         let batch = open;
         if (!batch) {
           const created: OpenBatch<I, R> = { entries: [], weight: 0, timer: null, due: false };
-          created.timer = setTimeout(() => windowPassed(created), maxWaitMs);
+          created.timer =
+            maxWaitMs > 0
+              ? setTimeout(() => windowPassed(created), maxWaitMs)
+              : setImmediate(() => windowPassed(created));
           open = created;
           batch = created;
         }

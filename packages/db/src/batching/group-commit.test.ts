@@ -17,6 +17,26 @@ describe("createGroupCommit", () => {
     expect(commit.stats()).toEqual({ batches: 1, items: 5, failedBatches: 0 });
   });
 
+  it("with a zero window, batches what one event-loop turn submitted and flushes it at the turn's end", async () => {
+    const batches: number[][] = [];
+    const commit = createGroupCommit<number, number>({
+      maxItems: 100,
+      maxWaitMs: 0,
+      flush: async (items) => {
+        batches.push(items);
+        return items;
+      },
+    });
+    const first = [1, 2, 3].map((n) => commit.submit(n));
+    await new Promise((resolve) => setImmediate(resolve));
+    const second = [4, 5].map((n) => commit.submit(n));
+    expect(await Promise.all([...first, ...second])).toEqual([1, 2, 3, 4, 5]);
+    expect(batches).toEqual([
+      [1, 2, 3],
+      [4, 5],
+    ]);
+  });
+
   it("flushes as soon as a batch reaches its size limit without waiting for the window", async () => {
     const batches: number[][] = [];
     const commit = createGroupCommit<number, number>({
