@@ -1,3 +1,4 @@
+import { serveConsole } from "./console/serve-console.js";
 import { createErrorHandler, notFoundHandler, observeHttp } from "@hookflow/observability";
 import { authenticate } from "./auth/authenticate.js";
 import { type ApiApp, newApiApp } from "./http/api-app.js";
@@ -35,5 +36,7 @@ export function createApiApp(services: ApiServices): ApiApp {
   registerApprovalRoutes(app, services);
   registerCanvasSnapshotRoutes(app, services);
   registerDocsRoutes(app, services);
+  // Last: the web console at `/` (its files, and index.html for client routes).
+  app.get("*", serveConsole(services.console));
   return app;
 }

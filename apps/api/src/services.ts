@@ -11,6 +11,8 @@ import {
 } from "@hookflow/queue";
 import { createTransformRunner, type TransformRunner } from "@hookflow/transforms";
 import { Redis } from "ioredis";
+import { type ConsoleAssets, loadConsoleAssets } from "./console/console-assets.js";
+import { locateConsole } from "./console/locate-console.js";
 
 export interface ApiServices {
   config: HookflowConfig;
@@ -29,6 +31,8 @@ export interface ApiServices {
    * sandbox processes) is created on first use and closed with the services.
    */
   transformPort: () => TransformPort;
+  /** The built web console served at `/` (read once here), or why there is none. */
+  console: ConsoleAssets;
   close: () => Promise<void>;
 }
 
@@ -67,8 +71,16 @@ export function buildApiServices(options: BuildApiServicesOptions): ApiServices 
     }
     return transforms.port;
   };
+  const webConsole = loadConsoleAssets(locateConsole(config.dashboardDir));
+  if (webConsole.state === "missing") {
+    logger.warn(
+      { dir: webConsole.dir, reason: webConsole.reason },
+      "web console not built: `/` answers 503 until `pnpm build` builds apps/dashboard",
+    );
+  }
   return {
     config,
+    console: webConsole,
     db,
     redis,
     keys: redisKeys(config.redisPrefix),

@@ -4,3 +4,4 @@ export * from "./event-stats.js";
 export * from "./event-transitions.js";
 export * from "./find-event.js";
 export * from "./list-events.js";
+export * from "./event-timeline.js";
