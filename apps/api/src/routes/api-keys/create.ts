@@ -5,9 +5,11 @@ import { createApiKey } from "../../identity/create-api-key.js";
 import { PublicApiKey } from "../../identity/present.js";
 import { ApiKeyFields } from "../../identity/schemas.js";
 import type { ApiServices } from "../../services.js";
+import { identityErrors } from "../auth/identity-error-docs.js";
 import { requireSession } from "../organizations/require-session.js";
 
 const route = createRoute({
+  operationId: "createApiKey",
   method: "post",
   path: "/api/api-keys",
   tags: ["API keys"],
@@ -18,6 +20,7 @@ const route = createRoute({
       description: "Created",
       content: { "application/json": { schema: PublicApiKey.extend({ key: z.string() }) } },
     },
+    ...identityErrors(400, 401, 403),
   },
 });
 

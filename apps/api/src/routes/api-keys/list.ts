@@ -3,9 +3,11 @@ import { listApiKeysOfOwner } from "@hookflow/db";
 import type { ApiApp } from "../../http/api-app.js";
 import { PublicApiKey, presentApiKey } from "../../identity/present.js";
 import type { ApiServices } from "../../services.js";
+import { identityErrors } from "../auth/identity-error-docs.js";
 import { requireSession } from "../organizations/require-session.js";
 
 const route = createRoute({
+  operationId: "listApiKeys",
   method: "get",
   path: "/api/api-keys",
   tags: ["API keys"],
@@ -15,6 +17,7 @@ const route = createRoute({
       description: "Keys",
       content: { "application/json": { schema: z.array(PublicApiKey) } },
     },
+    ...identityErrors(401, 403),
   },
 });
 

@@ -14,6 +14,8 @@ import { APPROVAL_NODES_TAG } from "./approval-route-kit.js";
  * of `item`, the total in X-Total-Count, needing canvas:read; 404 when the node is not visible.
  */
 export function approvalNodeListRoute<List extends string, Item extends z.ZodType>(options: {
+  /** The operation's stable id in the OpenAPI document (an SDK method name). */
+  operationId: string;
   list: List;
   summary: string;
   description: string;
@@ -21,6 +23,7 @@ export function approvalNodeListRoute<List extends string, Item extends z.ZodTyp
   item: Item;
 }) {
   return createRoute({
+    operationId: options.operationId,
     method: "get",
     path: `/api/approval-nodes/{id}/${options.list}`,
     tags: [APPROVAL_NODES_TAG],

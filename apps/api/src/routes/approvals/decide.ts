@@ -26,6 +26,7 @@ const ACTIONS = {
 
 function decideRoute(action: keyof typeof ACTIONS) {
   return createRoute({
+    operationId: `${action}Event`,
     method: "post",
     path: `/api/approval-nodes/{id}/${action}`,
     tags: [APPROVAL_NODES_TAG],

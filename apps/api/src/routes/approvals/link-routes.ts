@@ -37,6 +37,7 @@ const PAGES = {
 };
 
 const showRoute = createRoute({
+  operationId: "showApprovalLink",
   method: "get",
   path: "/api/approvals/{token}",
   tags: [APPROVAL_LINKS_TAG],
@@ -50,6 +51,7 @@ const showRoute = createRoute({
 });
 
 const decideRoute = createRoute({
+  operationId: "decideApprovalLink",
   method: "post",
   path: "/api/approvals/{token}",
   tags: [APPROVAL_LINKS_TAG],

@@ -27,6 +27,7 @@ const OutboxMail = z
   .openapi("OutboxMail");
 
 const route = approvalNodeListRoute({
+  operationId: "listApprovalOutbox",
   list: "outbox",
   summary: "List the approval mails of an approval node",
   description:

@@ -24,6 +24,7 @@ const PendingApproval = z
   .openapi("PendingApproval");
 
 const route = approvalNodeListRoute({
+  operationId: "listPendingApprovals",
   list: "pending",
   summary: "List events waiting at an approval node",
   description:

@@ -4,6 +4,7 @@ import { identityContextOf } from "../../identity/context.js";
 import { logIn } from "../../identity/log-in.js";
 import type { ApiServices } from "../../services.js";
 import { clientAddress } from "./client-address.js";
+import { identityErrors } from "./identity-error-docs.js";
 
 const LoginBody = z.object({
   email: z.string().min(1).max(320),
@@ -11,6 +12,7 @@ const LoginBody = z.object({
 });
 
 const route = createRoute({
+  operationId: "logIn",
   method: "post",
   path: "/api/auth/login",
   tags: ["Auth"],
@@ -23,6 +25,7 @@ const route = createRoute({
         "application/json": { schema: z.object({ token: z.string(), expiresAt: z.string() }) },
       },
     },
+    ...identityErrors(400, 401, 429),
   },
 });
 

@@ -4,13 +4,18 @@ import type { ApiApp } from "../../http/api-app.js";
 import { identityContextOf } from "../../identity/context.js";
 import { endSession } from "../../identity/end-session.js";
 import type { ApiServices } from "../../services.js";
+import { identityErrors } from "./identity-error-docs.js";
 
 const route = createRoute({
+  operationId: "logOut",
   method: "post",
   path: "/api/auth/logout",
   tags: ["Auth"],
   summary: "End the current session",
-  responses: { 204: { description: "Session ended" } },
+  responses: {
+    204: { description: "Session ended" },
+    ...identityErrors(401, 403),
+  },
 });
 
 export function registerLogout(app: ApiApp, services: ApiServices): void {

@@ -4,6 +4,7 @@ import { UnauthorizedError } from "@hookflow/domain";
 import type { ApiApp } from "../../http/api-app.js";
 import { PublicUser, presentUser } from "../../identity/present.js";
 import type { ApiServices } from "../../services.js";
+import { identityErrors } from "./identity-error-docs.js";
 
 const Membership = z.object({
   organizationId: z.string(),
@@ -12,6 +13,7 @@ const Membership = z.object({
 });
 
 const route = createRoute({
+  operationId: "getMe",
   method: "get",
   path: "/api/auth/me",
   tags: ["Auth"],
@@ -25,6 +27,7 @@ const route = createRoute({
         },
       },
     },
+    ...identityErrors(401),
   },
 });
 

@@ -7,10 +7,12 @@ import { createUserAccount } from "../../identity/create-user-account.js";
 import { PublicUser } from "../../identity/present.js";
 import { DisplayName, Email, Password } from "../../identity/schemas.js";
 import type { ApiServices } from "../../services.js";
+import { identityErrors } from "./identity-error-docs.js";
 
 const SignupBody = z.object({ email: Email, password: Password, name: DisplayName });
 
 const route = createRoute({
+  operationId: "signUp",
   method: "post",
   path: "/api/auth/signup",
   tags: ["Auth"],
@@ -23,6 +25,7 @@ const route = createRoute({
         "application/json": { schema: z.object({ user: PublicUser, token: z.string() }) },
       },
     },
+    ...identityErrors(400, 403, 409),
   },
 });
 

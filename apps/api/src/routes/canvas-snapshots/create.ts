@@ -15,6 +15,7 @@ import {
 } from "./snapshot-records.js";
 
 const route = createRoute({
+  operationId: "createCanvasSnapshot",
   method: "post",
   path: SNAPSHOT_PATH,
   tags: [SNAPSHOTS_TAG],

@@ -12,6 +12,7 @@ import {
 } from "./snapshot-records.js";
 
 const route = createRoute({
+  operationId: "deleteCanvasSnapshot",
   method: "delete",
   path: `${SNAPSHOT_PATH}/{id}`,
   tags: [SNAPSHOTS_TAG],

@@ -12,6 +12,7 @@ import {
 } from "./snapshot-records.js";
 
 const route = createRoute({
+  operationId: "getCanvasSnapshot",
   method: "get",
   path: `${SNAPSHOT_PATH}/{id}`,
   tags: [SNAPSHOTS_TAG],

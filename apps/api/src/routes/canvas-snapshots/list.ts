@@ -19,6 +19,7 @@ import {
 } from "./snapshot-records.js";
 
 const route = createRoute({
+  operationId: "listCanvasSnapshots",
   method: "get",
   path: SNAPSHOT_PATH,
   tags: [SNAPSHOTS_TAG],

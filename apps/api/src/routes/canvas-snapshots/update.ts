@@ -16,6 +16,7 @@ import {
 } from "./snapshot-records.js";
 
 const route = createRoute({
+  operationId: "updateCanvasSnapshot",
   method: "patch",
   path: `${SNAPSHOT_PATH}/{id}`,
   tags: [SNAPSHOTS_TAG],

@@ -23,6 +23,7 @@ const StepMessage = z
  */
 export function registerEdgeRouteDocs(app: ApiApp): void {
   app.openAPIRegistry.registerPath({
+    operationId: "sendEvent",
     method: "post",
     path: "/api/in/{token}",
     tags: ["Ingress"],
@@ -56,6 +57,7 @@ export function registerEdgeRouteDocs(app: ApiApp): void {
     },
   });
   app.openAPIRegistry.registerPath({
+    operationId: "streamEvent",
     method: "get",
     path: "/api/events/{eventId}/stream",
     tags: ["Events"],

@@ -15,6 +15,7 @@ import {
 } from "./event-route-kit.js";
 
 const route = createRoute({
+  operationId: "cancelEvent",
   method: "post",
   path: "/api/events/{eventId}/cancel",
   tags: [EVENTS_TAG],

@@ -45,6 +45,7 @@ const ContractHealth = z
   .openapi("ContractHealth");
 
 const route = createRoute({
+  operationId: "getContractHealth",
   method: "get",
   path: "/api/events/{webhookId}/contract-health",
   tags: [EVENTS_TAG],

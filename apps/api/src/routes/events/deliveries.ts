@@ -13,6 +13,7 @@ import {
 } from "./event-route-kit.js";
 
 const route = createRoute({
+  operationId: "listEventDeliveries",
   method: "get",
   path: "/api/events/{eventId}/deliveries",
   tags: [EVENTS_TAG],

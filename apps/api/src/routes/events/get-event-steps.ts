@@ -27,6 +27,7 @@ const EventStep = z
   .openapi("EventStep");
 
 const route = createRoute({
+  operationId: "listEventSteps",
   method: "get",
   path: "/api/events/{id}/steps",
   tags: [EVENTS_TAG],

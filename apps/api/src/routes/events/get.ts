@@ -12,6 +12,7 @@ import {
 } from "./event-route-kit.js";
 
 const route = createRoute({
+  operationId: "getEvent",
   method: "get",
   path: "/api/events/{id}",
   tags: [EVENTS_TAG],

@@ -20,6 +20,7 @@ const Latency = z
   .openapi("DeliveryLatency");
 
 const route = createRoute({
+  operationId: "getEventLatency",
   method: "get",
   path: "/api/events/latency",
   tags: [EVENTS_TAG],

@@ -72,6 +72,7 @@ const EventPage = z
   .openapi("EventPage");
 
 const route = createRoute({
+  operationId: "listEvents",
   method: "get",
   path: "/api/events",
   tags: [EVENTS_TAG],

@@ -13,6 +13,7 @@ import {
 } from "./event-route-kit.js";
 
 const route = createRoute({
+  operationId: "replayAllEvents",
   method: "post",
   path: "/api/events/replay-all",
   tags: [EVENTS_TAG],

@@ -15,6 +15,7 @@ import {
 } from "./event-route-kit.js";
 
 const route = createRoute({
+  operationId: "replayEvent",
   method: "post",
   path: "/api/events/{eventId}/replay",
   tags: [EVENTS_TAG],

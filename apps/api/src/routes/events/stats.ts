@@ -21,6 +21,7 @@ const EventStats = z
   .openapi("EventStats");
 
 const route = createRoute({
+  operationId: "getEventStats",
   method: "get",
   path: "/api/events/stats",
   tags: [EVENTS_TAG],

@@ -40,6 +40,7 @@ const TestEventAccepted = z
   .openapi("TestEventAccepted");
 
 const route = createRoute({
+  operationId: "sendTestEvent",
   method: "post",
   path: "/api/webhooks/{id}/test",
   tags: [EVENTS_TAG],

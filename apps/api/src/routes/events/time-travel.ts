@@ -22,6 +22,7 @@ const TimeTravelInput = z
   .openapi("TimeTravelInput");
 
 const route = createRoute({
+  operationId: "timeTravelEvent",
   method: "post",
   path: "/api/events/{id}/time-travel",
   tags: [EVENTS_TAG],

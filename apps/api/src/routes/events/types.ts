@@ -12,6 +12,7 @@ import {
 } from "./event-route-kit.js";
 
 const route = createRoute({
+  operationId: "listEventTypes",
   method: "get",
   path: "/api/events/types",
   tags: [EVENTS_TAG],

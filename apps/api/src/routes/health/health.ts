@@ -9,6 +9,7 @@ const HealthBody = z.object({
 });
 
 const route = createRoute({
+  operationId: "getHealth",
   method: "get",
   path: "/api/health",
   tags: ["Health"],

@@ -22,6 +22,7 @@ import { BEARER, errorResponses, scopeGuard } from "./resource-route-kit.js";
 export function registerCreateNode(app: ApiApp, services: ApiServices, key: FamilyKey): void {
   const docs = familyDocs(key);
   const route = createRoute({
+    operationId: familyDocs(key).operationIds.create,
     method: "post",
     path: `/api/${FAMILIES[key].path}`,
     tags: [docs.tag],

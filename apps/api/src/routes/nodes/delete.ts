@@ -12,6 +12,7 @@ import { BEARER, errorResponses, idParams, scopeGuard } from "./resource-route-k
 export function registerDeleteNode(app: ApiApp, services: ApiServices, key: FamilyKey): void {
   const docs = familyDocs(key);
   const route = createRoute({
+    operationId: familyDocs(key).operationIds.delete,
     method: "delete",
     path: `/api/${FAMILIES[key].path}/{id}`,
     tags: [docs.tag],

@@ -11,7 +11,14 @@ export interface FamilyDocs {
   tag: string;
   /** `FilterNode`: the component name of the record. */
   component: string;
+  /**
+   * Stable operation ids of the family's CRUD routes (`listFilterNodes`, `createFilterNode`, ...),
+   * from the component name: SDK method names in any language, so they never change.
+   */
+  operationIds: Record<NodeRouteVerb, string>;
 }
+
+export type NodeRouteVerb = "list" | "create" | "get" | "update" | "delete";
 
 function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
@@ -20,11 +27,19 @@ function capitalize(text: string): string {
 export function familyDocs(key: FamilyKey): FamilyDocs {
   const path = FAMILIES[key].path;
   const label = path.replace(/s$/, "").replaceAll("-", " ");
+  const component = label.split(" ").map(capitalize).join("");
   return {
     label,
     withArticle: `${/^[aeiou]/.test(label) ? "an" : "a"} ${label}`,
     tag: capitalize(path.replaceAll("-", " ")),
-    component: label.split(" ").map(capitalize).join(""),
+    component,
+    operationIds: {
+      list: `list${component}s`,
+      create: `create${component}`,
+      get: `get${component}`,
+      update: `update${component}`,
+      delete: `delete${component}`,
+    },
   };
 }
 

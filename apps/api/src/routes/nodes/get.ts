@@ -9,6 +9,7 @@ import { BEARER, errorResponses, idParams, scopeGuard } from "./resource-route-k
 export function registerGetNode(app: ApiApp, services: ApiServices, key: FamilyKey): void {
   const docs = familyDocs(key);
   const route = createRoute({
+    operationId: familyDocs(key).operationIds.get,
     method: "get",
     path: `/api/${FAMILIES[key].path}/{id}`,
     tags: [docs.tag],

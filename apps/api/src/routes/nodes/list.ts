@@ -17,6 +17,7 @@ import {
 export function registerListNodes(app: ApiApp, services: ApiServices, key: FamilyKey): void {
   const docs = familyDocs(key);
   const route = createRoute({
+    operationId: familyDocs(key).operationIds.list,
     method: "get",
     path: `/api/${FAMILIES[key].path}`,
     tags: [docs.tag],

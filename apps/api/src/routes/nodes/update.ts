@@ -28,6 +28,7 @@ import { BEARER, errorResponses, idParams, scopeGuard } from "./resource-route-k
 export function registerUpdateNode(app: ApiApp, services: ApiServices, key: FamilyKey): void {
   const docs = familyDocs(key);
   const route = createRoute({
+    operationId: familyDocs(key).operationIds.update,
     method: "patch",
     path: `/api/${FAMILIES[key].path}/{id}`,
     tags: [docs.tag],

@@ -4,6 +4,7 @@ import { addOrganizationMember } from "../../identity/add-organization-member.js
 import { identityContextOf } from "../../identity/context.js";
 import { Email, Role } from "../../identity/schemas.js";
 import type { ApiServices } from "../../services.js";
+import { identityErrors } from "../auth/identity-error-docs.js";
 import { requireSession } from "./require-session.js";
 
 const AddMemberBody = z.object({ email: Email, role: Role });
@@ -18,6 +19,7 @@ const Member = z.object({
 });
 
 const route = createRoute({
+  operationId: "addOrganizationMember",
   method: "post",
   path: "/api/organizations/{id}/members",
   tags: ["Organizations"],
@@ -28,6 +30,7 @@ const route = createRoute({
   },
   responses: {
     201: { description: "Member added", content: { "application/json": { schema: Member } } },
+    ...identityErrors(400, 401, 403, 404, 409),
   },
 });
 

@@ -4,11 +4,13 @@ import { identityContextOf } from "../../identity/context.js";
 import { createOrganization } from "../../identity/create-organization.js";
 import { PublicOrganization } from "../../identity/present.js";
 import type { ApiServices } from "../../services.js";
+import { identityErrors } from "../auth/identity-error-docs.js";
 import { requireSession } from "./require-session.js";
 
 const CreateOrganizationBody = z.object({ name: z.string().trim().min(1).max(200) });
 
 const route = createRoute({
+  operationId: "createOrganization",
   method: "post",
   path: "/api/organizations",
   tags: ["Organizations"],
@@ -21,6 +23,7 @@ const route = createRoute({
       description: "Created",
       content: { "application/json": { schema: PublicOrganization } },
     },
+    ...identityErrors(400, 401, 403),
   },
 });
 

@@ -3,9 +3,11 @@ import { listOrganizationsOfUser } from "@hookflow/db";
 import type { ApiApp } from "../../http/api-app.js";
 import { PublicOrganization, presentOrganization } from "../../identity/present.js";
 import type { ApiServices } from "../../services.js";
+import { identityErrors } from "../auth/identity-error-docs.js";
 import { requireSession } from "./require-session.js";
 
 const route = createRoute({
+  operationId: "listOrganizations",
   method: "get",
   path: "/api/organizations",
   tags: ["Organizations"],
@@ -15,6 +17,7 @@ const route = createRoute({
       description: "Organizations",
       content: { "application/json": { schema: z.array(PublicOrganization) } },
     },
+    ...identityErrors(401, 403),
   },
 });
 

@@ -3,15 +3,20 @@ import type { ApiApp } from "../../http/api-app.js";
 import { identityContextOf } from "../../identity/context.js";
 import { removeOrganizationMember } from "../../identity/remove-organization-member.js";
 import type { ApiServices } from "../../services.js";
+import { identityErrors } from "../auth/identity-error-docs.js";
 import { requireSession } from "./require-session.js";
 
 const route = createRoute({
+  operationId: "removeOrganizationMember",
   method: "delete",
   path: "/api/organizations/{id}/members/{userId}",
   tags: ["Organizations"],
   summary: "Remove a member (owners and admins; never the last owner)",
   request: { params: z.object({ id: z.string(), userId: z.string() }) },
-  responses: { 204: { description: "Member removed" } },
+  responses: {
+    204: { description: "Member removed" },
+    ...identityErrors(401, 403, 404, 409),
+  },
 });
 
 export function registerRemoveMember(app: ApiApp, services: ApiServices): void {

@@ -12,6 +12,8 @@ import {
  * webhook id in, one small JSON object out, webhooks:write).
  */
 export function webhookActionRoute<S extends z.ZodType>(options: {
+  /** The operation's stable id in the OpenAPI document (an SDK method name). */
+  operationId: string;
   action: string;
   summary: string;
   description: string;
@@ -19,6 +21,7 @@ export function webhookActionRoute<S extends z.ZodType>(options: {
   response: S;
 }) {
   return createRoute({
+    operationId: options.operationId,
     method: "post",
     path: `/api/webhooks/{id}/${options.action}`,
     tags: [WEBHOOKS_TAG],

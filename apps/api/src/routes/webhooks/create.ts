@@ -21,6 +21,7 @@ import {
 } from "./webhook-route-kit.js";
 
 const route = createRoute({
+  operationId: "createWebhook",
   method: "post",
   path: "/api/webhooks",
   tags: [WEBHOOKS_TAG],

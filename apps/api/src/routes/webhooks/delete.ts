@@ -16,6 +16,7 @@ import {
 } from "./webhook-route-kit.js";
 
 const route = createRoute({
+  operationId: "deleteWebhook",
   method: "delete",
   path: "/api/webhooks/{id}",
   tags: [WEBHOOKS_TAG],

@@ -13,6 +13,7 @@ import {
 } from "./webhook-route-kit.js";
 
 const route = createRoute({
+  operationId: "getWebhook",
   method: "get",
   path: "/api/webhooks/{id}",
   tags: [WEBHOOKS_TAG],

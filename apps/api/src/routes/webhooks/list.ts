@@ -19,6 +19,7 @@ export const WEBHOOK_PAGE_MAX_LIMIT = 100;
 const ListQuery = z.object(pageQueryFields(WEBHOOK_PAGE_DEFAULT_LIMIT, WEBHOOK_PAGE_MAX_LIMIT));
 
 const route = createRoute({
+  operationId: "listWebhooks",
   method: "get",
   path: "/api/webhooks",
   tags: [WEBHOOKS_TAG],

@@ -7,6 +7,7 @@ import { webhookActionRoute } from "./action-route.js";
 import { loadVisibleWebhook, publishWebhookChanged } from "./webhook-route-kit.js";
 
 const route = webhookActionRoute({
+  operationId: "rotateWebhookSigningSecret",
   action: "rotate-signing-secret",
   summary: "Rotate the signing secret",
   description: "Issues a new whsec_ secret; deliveries are signed with it from now on.",

@@ -7,6 +7,7 @@ import { webhookActionRoute } from "./action-route.js";
 import { loadVisibleWebhook, publishWebhookChanged } from "./webhook-route-kit.js";
 
 const route = webhookActionRoute({
+  operationId: "rotateWebhookToken",
   action: "rotate-token",
   summary: "Rotate the ingress token",
   description: "Issues a new ingress token; the old ingress URL stops working at once.",

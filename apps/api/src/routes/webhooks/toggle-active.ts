@@ -7,6 +7,7 @@ import { webhookActionRoute } from "./action-route.js";
 import { loadVisibleWebhook, publishWebhookChanged } from "./webhook-route-kit.js";
 
 const route = webhookActionRoute({
+  operationId: "toggleWebhookActive",
   action: "toggle-active",
   summary: "Toggle whether a webhook delivers",
   description: "Flips isActive and returns the new value.",

@@ -22,6 +22,7 @@ import {
 } from "./webhook-route-kit.js";
 
 const route = createRoute({
+  operationId: "updateWebhook",
   method: "patch",
   path: "/api/webhooks/{id}",
   tags: [WEBHOOKS_TAG],
