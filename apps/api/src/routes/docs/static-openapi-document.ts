@@ -40,6 +40,7 @@ export async function buildStaticOpenApiDocument(): Promise<OpenApiDocument> {
     now: () => new Date(0),
     replayAllBatchSize: 1,
     transformPort: () => inert("transformPort"),
+    console: { state: "off" },
     close: async () => {},
   };
   const app = createApiApp(services);
