@@ -30,6 +30,7 @@ function OrganizationSwitcher() {
       <label htmlFor="org-switch">Workspace</label>
       <select
         id="org-switch"
+        aria-label="Workspace"
         value={organizationId ?? ""}
         onChange={(e) => switchOrganization(e.target.value || null)}
       >

@@ -198,15 +198,26 @@ function CanvasEditor({ webhook, doc }: { webhook: Webhook; doc: OpenApiDocument
             <Loading label="Loading graph…" />
           ) : (
             <ReactFlow
+              // A new set of nodes (added, deleted, a snapshot shown) fits the view again.
+              key={flowNodes.map((n) => n.id).join(",")}
               nodes={flowNodes}
               edges={flowEdges}
               nodeTypes={nodeTypes}
               fitView
-              fitViewOptions={{ padding: 0.25 }}
+              fitViewOptions={{ padding: 0.2, maxZoom: 1 }}
               nodesConnectable={!snapshot}
               nodesDraggable
               deleteKeyCode={null}
               onConnect={connect}
+              onNodesChange={(changes) => {
+                // Selection by click or keyboard (Tab to a node, Enter) lands here.
+                const picked = changes.find((c) => c.type === "select" && c.selected);
+                if (picked && "id" in picked) setSelected({ kind: "node", id: picked.id });
+              }}
+              onEdgesChange={(changes) => {
+                const picked = changes.find((c) => c.type === "select" && c.selected);
+                if (picked && "id" in picked) setSelected({ kind: "edge", id: picked.id });
+              }}
               onNodeClick={(_, n) => setSelected({ kind: "node", id: n.id })}
               onEdgeClick={(_, e) => setSelected({ kind: "edge", id: e.id })}
               onPaneClick={() => setSelected(null)}

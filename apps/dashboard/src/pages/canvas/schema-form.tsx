@@ -150,7 +150,7 @@ function ListField(props: FieldProps) {
         <div key={index} className="card stack" style={{ padding: "0.7rem" }}>
           <div className="spread">
             <strong className="small">
-              {props.label} {index + 1}
+              {props.label.replace(/s$/, "")} {index + 1}
             </strong>
             <button
               type="button"

@@ -48,9 +48,13 @@ export function TimeTravelPanel(props: {
       <p className="muted small" style={{ margin: 0 }}>
         Replays a stored event through a saved snapshot, with no side effects.
       </p>
-      <label className="field">
-        <span>Snapshot</span>
-        <select value={snapshotId} onChange={(e) => chooseSnapshot(e.target.value)}>
+      <div className="field">
+        <label htmlFor="tt-snapshot">Snapshot</label>
+        <select
+          id="tt-snapshot"
+          value={snapshotId}
+          onChange={(e) => chooseSnapshot(e.target.value)}
+        >
           <option value="">Live graph (choose a snapshot)</option>
           {props.snapshots.map((s) => (
             <option key={s.id} value={s.id}>
@@ -58,10 +62,10 @@ export function TimeTravelPanel(props: {
             </option>
           ))}
         </select>
-      </label>
-      <label className="field">
-        <span>Event</span>
-        <select value={eventId} onChange={(e) => setEventId(e.target.value)}>
+      </div>
+      <div className="field">
+        <label htmlFor="tt-event">Event</label>
+        <select id="tt-event" value={eventId} onChange={(e) => setEventId(e.target.value)}>
           <option value="">Choose an event</option>
           {(events.data?.data ?? []).map((e) => (
             <option key={e.id} value={e.id}>
@@ -69,7 +73,7 @@ export function TimeTravelPanel(props: {
             </option>
           ))}
         </select>
-      </label>
+      </div>
       {run.error && (
         <div className="alert" role="alert">
           {messageOf(run.error)}

@@ -22,8 +22,10 @@ function StepsList({ eventId, live }: { eventId: string; live: boolean }) {
     <QueryView query={steps} label="Loading steps…">
       {(list) =>
         list.length === 0 ? (
-          <EmptyState title="No steps yet">
-            Steps appear here as the event runs through its graph.
+          <EmptyState title={live ? "No steps yet" : "No node steps"}>
+            {live
+              ? "Steps appear here as the event runs through its graph."
+              : "This event went straight to delivery: its webhook has no nodes. See Attempts."}
           </EmptyState>
         ) : (
           <ol className="timeline" aria-label="Steps">
