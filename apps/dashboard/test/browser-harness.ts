@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -35,6 +35,16 @@ export interface ConsoleUnderTest {
   stop: () => Promise<void>;
 }
 
+interface AxeViolation {
+  id: string;
+  help: string;
+  impact: string;
+  nodes: unknown[];
+}
+interface AxeRunner {
+  run: (context: unknown) => Promise<{ violations: AxeViolation[] }>;
+}
+
 const axeSource = readFileSync(
   createRequire(import.meta.url).resolve("axe-core/axe.min.js"),
   "utf8",
@@ -45,6 +55,11 @@ const axeSource = readFileSync(
  * with an empty profile of its own, its console watched for errors.
  */
 export async function startConsoleUnderTest(): Promise<ConsoleUnderTest> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `No Chromium at ${CHROMIUM}: apt-get install -y chromium (or set CHROMIUM_PATH)`,
+    );
+  }
   const receiver = await startReceiver();
   const hookflow = await startHookflow({ HOOKFLOW_DELAY_SCALE: "0.01" });
   const profile = mkdtempSync(join(tmpdir(), "hookflow-chromium-"));
@@ -83,18 +98,9 @@ export async function startConsoleUnderTest(): Promise<ConsoleUnderTest> {
       // DevTools evaluation is not subject to the page's CSP (which allows no inline script).
       await page.evaluate(axeSource);
       return page.evaluate(async () => {
-        const axe = (
-          window as unknown as {
-            axe: {
-              run: (
-                ctx: Document,
-              ) => Promise<{
-                violations: Array<{ id: string; help: string; impact: string; nodes: unknown[] }>;
-              }>;
-            };
-          }
-        ).axe;
-        const result = await axe.run(document);
+        // Runs in the page (the test's compiler options have no DOM types).
+        const page = globalThis as unknown as { axe: AxeRunner; document: unknown };
+        const result = await page.axe.run(page.document);
         return result.violations
           .filter((v) => v.impact === "critical")
           .map((v) => ({ id: v.id, help: v.help, nodes: v.nodes.length }));

@@ -262,9 +262,13 @@ describe("web console in a real browser", () => {
     await page.goto("/webhooks");
     await page.getByRole("heading", { name: "Webhooks" }).waitFor();
     await page.getByRole("link", { name: "refunds" }).waitFor();
-    const overflow = await page.evaluate(
-      () => document.documentElement.scrollWidth - window.innerWidth,
-    );
+    const overflow = await page.evaluate(() => {
+      const g = globalThis as unknown as {
+        document: { documentElement: { scrollWidth: number } };
+        innerWidth: number;
+      };
+      return g.document.documentElement.scrollWidth - g.innerWidth;
+    });
     expect(overflow).toBeLessThanOrEqual(0);
     await ui.screenshot("08-phone-webhooks");
     await page.setViewportSize({ width: 1366, height: 860 });

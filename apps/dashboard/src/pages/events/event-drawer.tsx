@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { useSession } from "../../api/api-context";
-import { call, messageOf } from "../../api/client";
+import { call, messageOf, type Schemas } from "../../api/client";
 import { StatusBadge } from "../../ui/badges";
 import { JsonView } from "../../ui/copy";
 import { formatMs, timeAgo } from "../../ui/format";
@@ -10,6 +10,19 @@ import { useToast } from "../../ui/toast";
 
 const FINAL = new Set(["delivered", "failed", "filtered", "cancelled"]);
 type Tab = "payload" | "steps" | "attempts" | "headers";
+
+type Step = Schemas["EventStep"];
+
+/** One row per node visit: a `running` step is dropped once the same node has finished. */
+function collapseSteps(steps: Step[]): Step[] {
+  return steps.filter(
+    (step, i) =>
+      step.status !== "running" ||
+      !steps
+        .slice(i + 1)
+        .some((later) => later.nodeId === step.nodeId && later.status !== "running"),
+  );
+}
 
 function StepsList({ eventId, live }: { eventId: string; live: boolean }) {
   const { api, organizationId } = useSession();
@@ -29,7 +42,7 @@ function StepsList({ eventId, live }: { eventId: string; live: boolean }) {
           </EmptyState>
         ) : (
           <ol className="timeline" aria-label="Steps">
-            {list.map((step, i) => (
+            {collapseSteps(list).map((step, i) => (
               <li key={`${step.nodeId}-${step.status}-${String(i)}`}>
                 <div className="spread">
                   <strong>
@@ -46,6 +59,15 @@ function StepsList({ eventId, live }: { eventId: string; live: boolean }) {
                   <span className="small" style={{ color: "var(--bad)" }}>
                     {step.error}
                   </span>
+                )}
+                {step.lastPayload !== undefined && (
+                  <details className="payload">
+                    <summary>Output</summary>
+                    <JsonView
+                      label={`Output of ${step.nodeName ?? step.nodeType}`}
+                      value={step.lastPayload}
+                    />
+                  </details>
                 )}
               </li>
             ))}

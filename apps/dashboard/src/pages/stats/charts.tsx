@@ -30,7 +30,7 @@ function Axes(props: { max: number; labels: string[]; unit: string }) {
           <g key={t}>
             <line className="axis" x1={PAD.left} x2={W - PAD.right} y1={y} y2={y} />
             <text x={PAD.left - 6} y={y + 4} textAnchor="end">
-              {Math.round(props.max * t)}
+              {Number((props.max * t).toFixed(props.max < 10 ? 1 : 0))}
               {props.unit}
             </text>
           </g>
@@ -57,7 +57,7 @@ function Legend({ series }: { series: Series[] }) {
     <div className="legend">
       {series.map((s) => (
         <span key={s.name}>
-          <svg width="10" height="10" aria-hidden="true" style={{ marginRight: 6 }}>
+          <svg width="10" height="10" aria-hidden="true">
             <rect width="10" height="10" rx="2" fill={s.color} />
           </svg>
           {s.name}
