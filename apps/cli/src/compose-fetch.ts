@@ -8,7 +8,8 @@ export type FetchHandler = (
 
 export type RouteTarget = "ingress" | "stream" | "api";
 
-const STREAM_PATH = /^\/api\/events\/[^/]+\/stream\/?$/;
+/** An event's steps, or a webhook's events (`/api/webhooks/:id/stream`). */
+const STREAM_PATH = /^\/api\/(?:events|webhooks)\/[^/]+\/stream\/?$/;
 
 /**
  * Which app answers a path when every role shares one port. The same three path families are
@@ -20,7 +21,10 @@ export function routeOf(pathname: string): RouteTarget {
   return "api";
 }
 
-/** One fetch for one server: `/api/in/*` to ingress, `/api/events/:id/stream` to stream, else api. */
+/**
+ * One fetch for one server: `/api/in/*` to ingress, `/api/events/:id/stream` and
+ * `/api/webhooks/:id/stream` to stream, else api.
+ */
 export function composeFetch(apps: Record<RouteTarget, FetchHandler>): FetchHandler {
   return (request, env) => {
     const { pathname } = new URL(request.url);

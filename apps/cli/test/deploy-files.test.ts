@@ -15,6 +15,8 @@ const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
 const SAMPLE_PATHS = [
   "/api/in/tok_abc123",
   "/api/events/evt_01J/stream",
+  "/api/webhooks/wh_01J/stream",
+  "/api/webhooks/wh_01J/stream-token",
   "/api/events/evt_01J",
   "/api/events/evt_01J/replay",
   "/api/webhooks",

@@ -2,6 +2,7 @@ import { createErrorHandler, notFoundHandler, observeHttp } from "@hookflow/obse
 import { Hono } from "hono";
 import { registerStreamEvent } from "./routes/events/stream-event.js";
 import { registerHealth } from "./routes/health/health.js";
+import { registerStreamWebhook } from "./routes/webhooks/stream-webhook.js";
 import type { StreamServices } from "./services.js";
 
 /**
@@ -15,5 +16,6 @@ export function createStreamApp(services: StreamServices): Hono {
   app.use("*", observeHttp({ role: "stream", logger: services.logger, metrics: services.metrics }));
   registerHealth(app, services);
   registerStreamEvent(app, services);
+  registerStreamWebhook(app, services);
   return app;
 }

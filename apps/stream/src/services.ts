@@ -4,6 +4,10 @@ import { createStepHub, type RedisKeys, redisKeys, type StepHub } from "@hookflo
 import { Redis } from "ioredis";
 import { createOpenStreams, type OpenStreams } from "./events/open-streams.js";
 import { createStreamMetrics, type StreamMetrics } from "./events/stream-metrics.js";
+import {
+  buildWebhookStreamParts,
+  type WebhookStreamParts,
+} from "./webhooks/webhook-stream-parts.js";
 
 /** Spec: a stream closes after 120 s without completion. */
 export const STREAM_TIMEOUT_MS = 120_000;
@@ -28,6 +32,8 @@ export interface StreamServices {
   /** The process's one subscription to the steps channel, fanned out to every open stream. */
   hub: StepHub;
   streams: OpenStreams;
+  /** Webhook-level streams: the feed of new events per webhook and the stream caps. */
+  webhookStreams: WebhookStreamParts;
   settings: StreamSettings;
   logger: Logger;
   metrics: Metrics;
@@ -63,6 +69,12 @@ export function buildStreamServices(options: BuildStreamServicesOptions): Stream
     onError: (error, context) => logger.warn({ err: error }, context),
   });
   const streams = createOpenStreams();
+  const webhookStreams = buildWebhookStreamParts({
+    redisUrl: config.redisUrl,
+    redis,
+    keys,
+    logger,
+  });
   const streamMetrics = createStreamMetrics(metrics, {
     openStreams: streams.count,
     watchers: () => hub.listenerCount(),
@@ -74,6 +86,7 @@ export function buildStreamServices(options: BuildStreamServicesOptions): Stream
     keys,
     hub,
     streams,
+    webhookStreams,
     settings: {
       timeoutMs: STREAM_TIMEOUT_MS,
       heartbeatMs: HEARTBEAT_MS,
@@ -86,6 +99,7 @@ export function buildStreamServices(options: BuildStreamServicesOptions): Stream
     now: options.now ?? (() => new Date()),
     close: async () => {
       streams.endAll();
+      await webhookStreams.close();
       await hub.close();
       subscriber.disconnect();
       redis.disconnect();

@@ -12,10 +12,12 @@ import {
   closeDeliveryQueues,
   createDeliveryQueues,
   createStepPublisher,
+  createWebhookFeedPublisher,
   type DeliveryQueues,
   deliveryQueueName,
   type RedisKeys,
   redisKeys,
+  type WebhookFeedPublisher,
 } from "@hookflow/queue";
 import { Redis } from "ioredis";
 import { type ChangeFeed, createChangeFeed } from "./cache/change-feed.js";
@@ -53,6 +55,8 @@ export interface WorkerServices {
   sweeper: SweeperOptions;
   /** Publishes pipeline steps and `done` for streams and sync-mode requests (fire and forget). */
   steps: StepReporter;
+  /** Announces each event a delivery job starts, for webhook-level live streams. */
+  webhookFeed: WebhookFeedPublisher;
   /** The node graph: graph cache, transform runner, merge and rate-limiter ports, approval mail. */
   pipeline: PipelineServices;
   now: () => Date;
@@ -136,6 +140,13 @@ export function buildWorkerServices(options: BuildWorkerServicesOptions): Worker
     }),
     now,
   });
+  const webhookFeed = createWebhookFeedPublisher({
+    redis,
+    keys,
+    flushDelayMs: STEP_FLUSH_DELAY_MS,
+    onError: (error, announcements) =>
+      logger.warn({ err: error, announcements }, "could not announce events to webhook streams"),
+  });
   const changes = createChangeFeed({ subscriber, logger });
   const pipeline = buildPipelineServices({
     config,
@@ -172,6 +183,7 @@ export function buildWorkerServices(options: BuildWorkerServicesOptions): Worker
     breaker,
     sweeper: { ...defaultSweeper(config.delayScale), ...options.sweeper },
     steps,
+    webhookFeed,
     pipeline,
     now,
     close: async () => {
@@ -181,6 +193,7 @@ export function buildWorkerServices(options: BuildWorkerServicesOptions): Worker
       await http.close();
       await breaker.close();
       await steps.flush();
+      await webhookFeed.idle();
       redis.disconnect();
       bullConnection.disconnect();
       await db.close();

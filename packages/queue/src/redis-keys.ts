@@ -18,6 +18,10 @@ export function redisKeys(prefix: string) {
     /** Pub/sub: steps of every event (one subscription per stream process). */
     stepsChannel: `${prefix}:chan:steps`,
     stepBuffer: (eventId: string) => `${prefix}:steps:${eventId}`,
+    /** Pub/sub: events of every webhook as workers start them (`webhook-feed.ts`). */
+    webhookFeedChannel: `${prefix}:chan:webhook-feed`,
+    /** A webhook's recent event starts (a Redis stream; its ids are `Last-Event-ID`s). */
+    webhookFeed: (webhookId: string) => `${prefix}:feed:${webhookId}`,
     dedup: (webhookId: string, key: string) => `${prefix}:dedup:${webhookId}:${key}`,
     circuit: (webhookId: string) => `${prefix}:circuit:${webhookId}`,
     rateWindow: (scope: string) => `${prefix}:rate:${scope}`,

@@ -42,14 +42,21 @@ function withTimeout(request: Request, timeoutMs: number): Request {
   return new Request(request, { signal });
 }
 
-function connectionError(error: unknown, request: Request, timeoutMs: number): Error {
-  if (error instanceof Error && error.name === "TimeoutError") {
+function nameOf(error: unknown): string | undefined {
+  // DOMExceptions from another realm (workers, test sandboxes) fail `instanceof Error`.
+  return typeof error === "object" && error !== null && "name" in error
+    ? String(error.name)
+    : undefined;
+}
+
+function connectionError(error: unknown, request: Request, timeoutMs: number): unknown {
+  if (nameOf(error) === "TimeoutError") {
     return new HookflowConnectionError(
       `${request.method} ${request.url} got no answer within ${timeoutMs} ms`,
       { cause: error, timedOut: true },
     );
   }
-  if (error instanceof Error && error.name === "AbortError") return error;
+  if (nameOf(error) === "AbortError") return error;
   const reason = error instanceof Error ? (error.cause ?? error) : error;
   const detail = reason instanceof Error ? reason.message : String(reason);
   return new HookflowConnectionError(`Could not reach ${new URL(request.url).origin} (${detail})`, {

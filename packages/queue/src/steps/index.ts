@@ -7,3 +7,4 @@ export type {
 export * from "./step-entry.js";
 export * from "./step-hub.js";
 export * from "./step-publisher.js";
+export * from "./webhook-feed.js";

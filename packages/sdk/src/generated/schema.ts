@@ -288,6 +288,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks/{id}/stream-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a token for the webhook's live stream
+         * @description A token for `GET /api/webhooks/{id}/stream` (in `?token=` for EventSource, or `Authorization: Bearer`), valid 5 minutes for this webhook and caller; the stream ends when it expires, and the client resumes with a new token and `Last-Event-ID`. Needs webhooks:read and events:read.
+         */
+        post: operations["createWebhookStreamToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/events": {
         parameters: {
             query?: never;
@@ -1180,6 +1200,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks/{id}/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live events of a webhook and their steps (server-sent events)
+         * @description Served by the stream role. Needs a webhook stream token from `POST /api/webhooks/{id}/stream-token` (valid 5 minutes, this webhook only), in `Authorization: Bearer` or `?token=` (EventSource). Sends `event: event` with `{eventId, webhookId, feedId}` and `id: <feedId>` when a worker starts an event of the webhook (again on a replay), then that event's `event: step` (a PipelineStep plus `eventId` and `seq`) and `event: done` (`{eventId, seq, status, body}`). When the token expires the stream sends `event: expired` and ends: reconnect with a new token and `Last-Event-ID` (or `?lastEventId=`) to resume from that event on (it is sent again). Heartbeat comments every 15 s. At most 5 open streams per user (429) and 1000 per stream process (503).
+         */
+        get: operations["streamWebhook"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1359,6 +1399,13 @@ export interface components {
                 windowSeconds?: number;
             };
             chainWebhookIds?: string[];
+        };
+        WebhookStreamToken: {
+            token: string;
+            /** @description ISO 8601; the stream ends then */
+            expiresAt: string;
+            /** @description The stream to open with the token */
+            url: string;
         };
         EventPage: {
             data: components["schemas"]["EventSummary"][];
@@ -1602,7 +1649,7 @@ export interface components {
              * @default and
              * @enum {string}
              */
-            filterMode: "and" | "or";
+            filterMode?: "and" | "or";
             filters: {
                 /** @description Dot path, e.g. items.0.sku */
                 field: string;
@@ -1677,7 +1724,7 @@ export interface components {
                 /** @enum {string} */
                 type: "string" | "number" | "integer" | "boolean" | "object" | "array" | "null";
                 /** @default false */
-                required: boolean;
+                required?: boolean;
                 constraints?: {
                     min?: number;
                     max?: number;
@@ -1707,14 +1754,14 @@ export interface components {
                 nodeId: string;
             }[];
             /** @default false */
-            strictMode: boolean;
+            strictMode?: boolean;
             /** @default [] */
-            fields: {
+            fields?: {
                 path: string;
                 /** @enum {string} */
                 type: "string" | "number" | "integer" | "boolean" | "object" | "array" | "null";
                 /** @default false */
-                required: boolean;
+                required?: boolean;
                 constraints?: {
                     min?: number;
                     max?: number;
@@ -1740,7 +1787,7 @@ export interface components {
                 /** @enum {string} */
                 type: "string" | "number" | "integer" | "boolean" | "object" | "array" | "null";
                 /** @default false */
-                required: boolean;
+                required?: boolean;
                 constraints?: {
                     min?: number;
                     max?: number;
@@ -1814,9 +1861,9 @@ export interface components {
              * @default wait_all
              * @enum {string}
              */
-            mode: "wait_all" | "first";
+            mode?: "wait_all" | "first";
             /** @default 2 */
-            expectedBranchCount: number;
+            expectedBranchCount?: number;
         };
         UpdateMergeNodeInput: {
             name?: string;
@@ -1856,17 +1903,17 @@ export interface components {
                 nodeId: string;
             }[];
             /** @default 60 */
-            timeoutMinutes: number;
+            timeoutMinutes?: number;
             /**
              * @default reject
              * @enum {string}
              */
-            autoActionOnTimeout: "approve" | "reject";
+            autoActionOnTimeout?: "approve" | "reject";
             /**
              * @description Mailed an approve/reject request each time an event parks here: at most MAIL_MAX_RECIPIENTS addresses (default 10, never more than 50). Every recipient counts against the owner's hourly mail budget (MAIL_RATE_LIMIT_PER_HOUR); a mail over it is not sent, its outbox entry says why, and the event still waits for a decision.
              * @default []
              */
-            notifyEmails: string[];
+            notifyEmails?: string[];
         };
         UpdateApprovalNodeInput: {
             name?: string;
@@ -1916,15 +1963,15 @@ export interface components {
              * @default drop
              * @enum {string}
              */
-            overflowAction: "drop" | "queue";
+            overflowAction?: "drop" | "queue";
             /** @default 300 */
-            maxQueueDelaySeconds: number;
+            maxQueueDelaySeconds?: number;
             /** @default [] */
-            outputWebhookIds: string[];
+            outputWebhookIds?: string[];
             /** @default [] */
-            outputTransformIds: string[];
+            outputTransformIds?: string[];
             /** @default true */
-            isActive: boolean;
+            isActive?: boolean;
         };
         UpdateRateLimiterNodeInput: {
             name?: string;
@@ -2001,7 +2048,7 @@ export interface components {
                 y: number;
             };
             /** @default {} */
-            data: {
+            data?: {
                 webhookId?: string;
                 nodeId?: string;
             } & {
@@ -2086,6 +2133,14 @@ export interface components {
             durationMs?: number;
             lastPayload?: unknown;
             error?: string;
+        };
+        WebhookStreamMessage: {
+            eventId: string;
+            webhookId?: string;
+            feedId?: string;
+            seq?: number;
+        } & {
+            [key: string]: unknown;
         };
     };
     responses: never;
@@ -3375,6 +3430,67 @@ export interface operations {
                     "application/json": {
                         signingSecret: string;
                     };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Webhook of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No webhook with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createWebhookStreamToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The token */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookStreamToken"];
                 };
             };
             /** @description Missing, unknown or expired credential */
@@ -8316,6 +8432,70 @@ export interface operations {
             };
             /** @description Invalid, expired or wrong-event stream token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    streamWebhook: {
+        parameters: {
+            query?: {
+                token?: string;
+                lastEventId?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An event stream */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["WebhookStreamMessage"];
+                };
+            };
+            /** @description Missing, invalid, expired or wrong-webhook stream token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description This user already has 5 webhook streams open */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description This stream process has 1000 webhook streams open */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

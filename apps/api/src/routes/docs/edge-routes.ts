@@ -82,4 +82,54 @@ export function registerEdgeRouteDocs(app: ApiApp): void {
       401: errorAnswer("Invalid, expired or wrong-event stream token"),
     },
   });
+  registerWebhookStreamDocs(app);
+}
+
+const WebhookStreamMessage = z
+  .object({
+    eventId: z.string(),
+    webhookId: z.string().optional(),
+    feedId: z.string().optional(),
+    seq: z.number().int().optional(),
+  })
+  .catchall(z.unknown())
+  .meta({ id: "WebhookStreamMessage" });
+
+/** `GET /api/webhooks/{id}/stream`, served by the stream role. */
+function registerWebhookStreamDocs(app: ApiApp): void {
+  app.openAPIRegistry.registerPath({
+    operationId: "streamWebhook",
+    method: "get",
+    path: "/api/webhooks/{id}/stream",
+    tags: ["Webhooks"],
+    summary: "Live events of a webhook and their steps (server-sent events)",
+    description:
+      "Served by the stream role. Needs a webhook stream token from " +
+      "`POST /api/webhooks/{id}/stream-token` (valid 5 minutes, this webhook only), in " +
+      "`Authorization: Bearer` or `?token=` (EventSource). Sends `event: event` with " +
+      "`{eventId, webhookId, feedId}` and `id: <feedId>` when a worker starts an event of the " +
+      "webhook (again on a replay), then that event's `event: step` (a PipelineStep plus " +
+      "`eventId` and `seq`) and `event: done` (`{eventId, seq, status, body}`). When the token " +
+      "expires the stream sends `event: expired` and ends: reconnect with a new token and " +
+      "`Last-Event-ID` (or `?lastEventId=`) to resume from that event on (it is sent again). " +
+      "Heartbeat comments every 15 s. At most 5 open streams per user (429) and 1000 per " +
+      "stream process (503).",
+    security: [],
+    request: {
+      params: z.object({ id: z.string() }),
+      query: z.object({
+        token: z.string().optional(),
+        lastEventId: z.string().optional(),
+      }),
+    },
+    responses: {
+      200: {
+        description: "An event stream",
+        content: { "text/event-stream": { schema: WebhookStreamMessage } },
+      },
+      401: errorAnswer("Missing, invalid, expired or wrong-webhook stream token"),
+      429: errorAnswer("This user already has 5 webhook streams open"),
+      503: errorAnswer("This stream process has 1000 webhook streams open"),
+    },
+  });
 }

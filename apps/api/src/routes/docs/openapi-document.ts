@@ -14,7 +14,7 @@ function isPublicOperation(path: string): boolean {
   return (
     isPublicPath(path) ||
     path.startsWith("/api/in/") ||
-    /^\/api\/events\/\{[^/]+\}\/stream$/.test(path)
+    /^\/api\/(events|webhooks)\/\{[^/]+\}\/stream$/.test(path)
   );
 }
 

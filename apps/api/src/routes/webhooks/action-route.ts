@@ -1,4 +1,5 @@
 import { createRoute, type z } from "@hono/zod-openapi";
+import type { Scope } from "../../auth/actor.js";
 import {
   BEARER,
   errorResponses,
@@ -19,16 +20,19 @@ export function webhookActionRoute<S extends z.ZodType>(options: {
   description: string;
   responseDescription: string;
   response: S;
+  /** The scope it needs (default webhooks:write). */
+  scope?: Scope;
 }) {
+  const scope = options.scope ?? "webhooks:write";
   return createRoute({
     operationId: options.operationId,
     method: "post",
     path: `/api/webhooks/{id}/${options.action}`,
     tags: [WEBHOOKS_TAG],
     summary: options.summary,
-    description: `${options.description} Needs webhooks:write.`,
+    description: options.scope ? options.description : `${options.description} Needs ${scope}.`,
     security: BEARER,
-    middleware: [scopeGuard("webhooks:write")] as const,
+    middleware: [scopeGuard(scope)] as const,
     request: { params: WebhookIdParams },
     responses: {
       200: {

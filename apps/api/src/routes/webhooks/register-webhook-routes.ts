@@ -6,6 +6,7 @@ import { registerGetWebhook } from "./get.js";
 import { registerListWebhooks } from "./list.js";
 import { registerRotateWebhookSigningSecret } from "./rotate-signing-secret.js";
 import { registerRotateWebhookToken } from "./rotate-token.js";
+import { registerWebhookStreamToken } from "./stream-token.js";
 import { registerToggleWebhookActive } from "./toggle-active.js";
 import { registerUpdateWebhook } from "./update.js";
 
@@ -19,4 +20,5 @@ export function registerWebhookRoutes(app: ApiApp, services: ApiServices): void 
   registerToggleWebhookActive(app, services);
   registerRotateWebhookToken(app, services);
   registerRotateWebhookSigningSecret(app, services);
+  registerWebhookStreamToken(app, services);
 }

@@ -1,0 +1,51 @@
+import { z } from "@hono/zod-openapi";
+import { createWebhookStreamToken, WEBHOOK_STREAM_TOKEN_TTL_MS } from "@hookflow/domain";
+import type { ApiApp } from "../../http/api-app.js";
+import type { ApiServices } from "../../services.js";
+import { webhookActionRoute } from "./action-route.js";
+import { loadVisibleWebhook, scopeGuard } from "./webhook-route-kit.js";
+
+const StreamTokenBody = z
+  .object({
+    token: z.string(),
+    expiresAt: z.string().openapi({ description: "ISO 8601; the stream ends then" }),
+    url: z.string().openapi({ description: "The stream to open with the token" }),
+  })
+  .openapi("WebhookStreamToken");
+
+const route = webhookActionRoute({
+  operationId: "createWebhookStreamToken",
+  action: "stream-token",
+  summary: "Issue a token for the webhook's live stream",
+  description:
+    "A token for `GET /api/webhooks/{id}/stream` (in `?token=` for EventSource, or " +
+    "`Authorization: Bearer`), valid 5 minutes for this webhook and caller; the stream ends " +
+    "when it expires, and the client resumes with a new token and `Last-Event-ID`. Needs " +
+    "webhooks:read and events:read.",
+  scope: "webhooks:read",
+  responseDescription: "The token",
+  response: StreamTokenBody,
+});
+
+export function registerWebhookStreamToken(app: ApiApp, services: ApiServices): void {
+  // The stream shows events: a key needs events:read as well as the route's webhooks:read.
+  app.use("/api/webhooks/:id/stream-token", scopeGuard("events:read"));
+  app.openapi(route, async (c) => {
+    const actor = c.get("actor");
+    const webhook = await loadVisibleWebhook(services, actor, c.req.valid("param").id);
+    const expiresAtMs = services.now().getTime() + WEBHOOK_STREAM_TOKEN_TTL_MS;
+    const token = createWebhookStreamToken(services.config.secret, {
+      webhookId: webhook.id,
+      userId: actor.userId,
+      expiresAtMs,
+    });
+    return c.json(
+      {
+        token,
+        expiresAt: new Date(expiresAtMs).toISOString(),
+        url: `${services.config.publicBaseUrl}/api/webhooks/${webhook.id}/stream`,
+      },
+      200,
+    );
+  });
+}

@@ -1,0 +1,131 @@
+import {
+  compareFeedIds,
+  type FeedEntry,
+  parseFeedEntry,
+  type RedisKeys,
+  readWebhookFeed,
+} from "@hookflow/queue";
+import type { Redis } from "ioredis";
+
+export type FeedListener = (entry: FeedEntry) => void;
+
+export interface WebhookFeedHub {
+  /**
+   * Delivers a webhook's announcements to `listener`, in order and each once: with `fromId`,
+   * those stored from that id on (inclusive), then live ones. Returns the function that stops it.
+   */
+  watch: (webhookId: string, fromId: string | undefined, listener: FeedListener) => () => void;
+  listenerCount: () => number;
+  close: () => Promise<void>;
+}
+
+interface Watcher {
+  webhookId: string;
+  listener: FeedListener;
+  lastId: string | undefined;
+  catchingUp: boolean;
+  pending: FeedEntry[];
+  closed: boolean;
+}
+
+/**
+ * The process's one subscription to the webhook feed channel, fanned out by webhook id (like the
+ * steps hub for events). A watcher subscribes first and reads the stored feed second, so nothing
+ * published in between is missed; entry ids drop what both paths delivered. After the subscriber
+ * reconnects, each watcher reads the feed again from its last id.
+ */
+export function createWebhookFeedHub(options: {
+  subscriber: Redis;
+  commands: Redis;
+  keys: RedisKeys;
+  onError: (error: unknown, context: string) => void;
+}): WebhookFeedHub {
+  const { subscriber, commands, keys, onError } = options;
+  const channel = keys.webhookFeedChannel;
+  const watchers = new Map<string, Set<Watcher>>();
+  let subscription: Promise<unknown> | null = null;
+  let connectedBefore = subscriber.status === "ready";
+
+  const deliver = (watcher: Watcher, entry: FeedEntry) => {
+    if (watcher.closed) return;
+    if (watcher.lastId !== undefined && compareFeedIds(entry.id, watcher.lastId) <= 0) return;
+    watcher.lastId = entry.id;
+    try {
+      watcher.listener(entry);
+    } catch (error) {
+      onError(error, "webhook feed listener threw");
+    }
+  };
+
+  const catchUp = async (watcher: Watcher, fromId: string | undefined) => {
+    watcher.catchingUp = true;
+    if (fromId !== undefined) {
+      try {
+        const stored = await readWebhookFeed(commands, keys, watcher.webhookId, fromId);
+        // The entry at `fromId` itself is sent again: its steps may have been cut short.
+        if (watcher.lastId === fromId) watcher.lastId = undefined;
+        for (const entry of stored) deliver(watcher, entry);
+      } catch (error) {
+        onError(error, "could not read a webhook feed");
+      }
+    }
+    const queued = watcher.pending;
+    watcher.pending = [];
+    for (const entry of queued) deliver(watcher, entry);
+    watcher.catchingUp = false;
+  };
+
+  subscriber.on("message", (from: string, batch: string) => {
+    if (from !== channel) return;
+    for (const line of batch.split("\n")) {
+      const entry = parseFeedEntry(line);
+      const set = entry ? watchers.get(entry.webhookId) : undefined;
+      if (!entry || !set) continue;
+      for (const watcher of set) {
+        if (watcher.catchingUp) watcher.pending.push(entry);
+        else deliver(watcher, entry);
+      }
+    }
+  });
+  subscriber.on("ready", () => {
+    if (!connectedBefore) {
+      connectedBefore = true;
+      return;
+    }
+    // Announcements published while disconnected were lost by pub/sub: the feed has them.
+    for (const set of watchers.values()) {
+      for (const watcher of set) void catchUp(watcher, watcher.lastId);
+    }
+  });
+
+  return {
+    watch: (webhookId, fromId, listener) => {
+      const watcher: Watcher = {
+        webhookId,
+        listener,
+        lastId: fromId,
+        catchingUp: true,
+        pending: [],
+        closed: false,
+      };
+      const set = watchers.get(webhookId) ?? new Set<Watcher>();
+      set.add(watcher);
+      watchers.set(webhookId, set);
+      subscription ??= subscriber.subscribe(channel).catch((error: unknown) => {
+        subscription = null;
+        onError(error, "could not subscribe to the webhook feed");
+      });
+      void subscription.then(() => catchUp(watcher, fromId));
+      return () => {
+        watcher.closed = true;
+        set.delete(watcher);
+        if (set.size === 0) watchers.delete(webhookId);
+      };
+    },
+    listenerCount: () => [...watchers.values()].reduce((sum, set) => sum + set.size, 0),
+    close: async () => {
+      watchers.clear();
+      if (subscription) await subscriber.unsubscribe(channel).catch(() => undefined);
+    },
+  };
+}
