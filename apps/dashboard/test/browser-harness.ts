@@ -76,7 +76,14 @@ export async function startConsoleUnderTest(): Promise<ConsoleUnderTest> {
     if (message.type() === "error") problems.push(`console: ${message.text()}`);
   });
   page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  page.on("response", (response) => {
+    if (response.status() >= 400) {
+      problems.push(`HTTP ${response.status()}: ${response.request().method()} ${response.url()}`);
+    }
+  });
   page.on("requestfailed", (request) => {
+    // A request the page itself dropped (a stream closed on navigation) is no failure.
+    if (request.failure()?.errorText === "net::ERR_ABORTED") return;
     problems.push(
       `request failed: ${request.method()} ${request.url()} ${request.failure()?.errorText}`,
     );

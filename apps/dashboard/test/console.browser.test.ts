@@ -59,8 +59,9 @@ describe("web console in a real browser", () => {
 
   it("shows a posted event live, then its steps and delivery", async () => {
     const { page } = ui;
-    await page.getByRole("link", { name: "Events" }).first().click();
+    await page.getByRole("main").getByRole("link", { name: "Events" }).click();
     await page.getByText("No events match").waitFor();
+    await page.getByText("Live: new events and their steps stream in as they happen.").waitFor();
     // Post from outside the browser: the row must appear without a reload.
     const accepted = await fetch(ingressUrl.replace(/^https?:\/\/[^/]+/, ui.hookflow.base), {
       method: "POST",

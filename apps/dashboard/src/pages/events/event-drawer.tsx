@@ -24,12 +24,13 @@ function collapseSteps(steps: Step[]): Step[] {
   );
 }
 
-function StepsList({ eventId, live }: { eventId: string; live: boolean }) {
+/** `poll`: refetch while the event runs, when no live stream appends its steps. */
+function StepsList({ eventId, live, poll }: { eventId: string; live: boolean; poll: boolean }) {
   const { api, organizationId } = useSession();
   const steps = useQuery({
     queryKey: ["steps", organizationId, eventId],
     queryFn: () => call(api.GET("/api/events/{id}/steps", { params: { path: { id: eventId } } })),
-    refetchInterval: live ? 1000 : false,
+    refetchInterval: poll ? 1000 : false,
   });
   return (
     <QueryView query={steps} label="Loading steps…">
@@ -123,7 +124,8 @@ function AttemptsList({ eventId, live }: { eventId: string; live: boolean }) {
 }
 
 /** One event: payload, steps, attempts and headers, with replay and cancel. */
-export function EventDrawer({ eventId, onClose }: { eventId: string; onClose: () => void }) {
+export function EventDrawer(props: { eventId: string; streamed: boolean; onClose: () => void }) {
+  const { eventId, onClose } = props;
   const { api, organizationId } = useSession();
   const queryClient = useQueryClient();
   const toast = useToast();
@@ -232,7 +234,9 @@ export function EventDrawer({ eventId, onClose }: { eventId: string; onClose: ()
                   <JsonView label="Payload" value={e.payload} />
                 </div>
               )}
-              {tab === "steps" && <StepsList eventId={eventId} live={live} />}
+              {tab === "steps" && (
+                <StepsList eventId={eventId} live={live} poll={live && !props.streamed} />
+              )}
               {tab === "attempts" && <AttemptsList eventId={eventId} live={live} />}
               {tab === "headers" && <JsonView label="Headers" value={e.headers} />}
             </div>

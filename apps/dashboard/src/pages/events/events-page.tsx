@@ -47,7 +47,10 @@ export function EventsPage() {
     queryFn: () => call(api.GET("/api/events", { params: { query: queryOf(filters) } })),
     placeholderData: (previous) => previous,
   });
-  const liveState = useLiveEvents({ enabled: live, webhookId: filters.webhookId || null });
+  // The stream of the chosen webhook, else of the open event's webhook (its steps stream in).
+  const openEvent = events.data?.data.find((e) => e.id === selected);
+  const streamed = filters.webhookId || openEvent?.webhookId || null;
+  const liveState = useLiveEvents({ enabled: live, webhookId: streamed });
   const replayAll = useMutation({
     mutationFn: () =>
       call(
@@ -193,7 +196,13 @@ export function EventsPage() {
           }
         </QueryView>
       </div>
-      {selected && <EventDrawer eventId={selected} onClose={() => setSelected(null)} />}
+      {selected && (
+        <EventDrawer
+          eventId={selected}
+          streamed={live && streamed !== null && liveState.includes("stream in")}
+          onClose={() => setSelected(null)}
+        />
+      )}
     </>
   );
 }
