@@ -1,6 +1,6 @@
-import { serveConsole } from "./console/serve-console.js";
 import { createErrorHandler, notFoundHandler, observeHttp } from "@hookflow/observability";
 import { authenticate } from "./auth/authenticate.js";
+import { serveConsole } from "./console/serve-console.js";
 import { type ApiApp, newApiApp } from "./http/api-app.js";
 import { apiCors } from "./http/cors.js";
 import { isPublicPath } from "./http/public-paths.js";
