@@ -261,7 +261,7 @@ function CanvasEditor({ webhook, doc }: { webhook: Webhook; doc: OpenApiDocument
             <section className="card small muted">
               {snapshot
                 ? "Viewing a snapshot (read only). Pick an event and run time travel to see its path."
-                : "Drag from a node's right handle to another node's left handle to connect them. Select a node to edit it; select a node or edge and press Delete to remove it."}
+                : "Drag from a node's bottom handle to another node's top handle to connect them. Select a node to edit it; select a node or edge and press Delete to remove it."}
             </section>
           )}
           <QueryView query={snapshots} label="Loading snapshots…">

@@ -26,7 +26,7 @@ export function FlowNode({ data, selected }: NodeProps<FlowNodeType>) {
   return (
     <div className={classes.join(" ")} data-testid={`node-${data.label}`}>
       {!data.isWebhook && (
-        <Handle type="target" position={Position.Left} aria-label={`Input of ${data.label}`} />
+        <Handle type="target" position={Position.Top} aria-label={`Input of ${data.label}`} />
       )}
       <div className="kind">{data.orphan ? `${data.kind} · unattached` : data.kind}</div>
       <div className="title">{data.label}</div>
@@ -36,7 +36,7 @@ export function FlowNode({ data, selected }: NodeProps<FlowNodeType>) {
           {data.detail && <div className="muted small">{data.detail}</div>}
         </div>
       )}
-      <Handle type="source" position={Position.Right} aria-label={`Output of ${data.label}`} />
+      <Handle type="source" position={Position.Bottom} aria-label={`Output of ${data.label}`} />
     </div>
   );
 }

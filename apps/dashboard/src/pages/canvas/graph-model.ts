@@ -182,7 +182,7 @@ function nodeOf(loaded: Loaded, orphan: boolean, depth: number): GraphNode {
   };
 }
 
-/** Columns by depth, rows by order; unattached nodes in a row below. */
+/** Top to bottom by depth, side by side within a depth; unattached nodes in a column to the right. */
 export function layout(nodes: GraphNode[]): Map<string, { x: number; y: number }> {
   const positions = new Map<string, { x: number; y: number }>();
   const rows = new Map<number, number>();
@@ -199,13 +199,13 @@ export function layout(nodes: GraphNode[]): Map<string, { x: number; y: number }
   let orphanColumn = 0;
   for (const node of nodes) {
     if (node.depth < 0) {
-      positions.set(node.id, { x: orphanColumn * 250, y: maxRows * 120 + 60 });
+      positions.set(node.id, { x: (maxRows + 0.5) * 230, y: orphanColumn * 110 });
       orphanColumn++;
       continue;
     }
     const row = rows.get(node.depth) ?? 0;
     rows.set(node.depth, row + 1);
-    positions.set(node.id, { x: node.depth * 250, y: row * 120 });
+    positions.set(node.id, { x: row * 230, y: node.depth * 110 });
   }
   return positions;
 }
