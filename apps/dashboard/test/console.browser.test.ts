@@ -169,6 +169,27 @@ describe("web console in a real browser", () => {
       );
       return v.inputNodes[0]?.nodeId === transform?.id ? true : undefined;
     });
+    // Add a node and delete it again (the toolbar asks for confirmation).
+    await page.getByTestId("node-contract").click();
+    await addNode("Delay node", async () => {
+      const d = page.getByRole("dialog");
+      await d.getByLabel("Name").fill("cool down");
+      await d.getByLabel(/^Delay seconds/).fill("5");
+    });
+    await page.getByTestId("node-cool down").click();
+    page.once("dialog", (dialog) => void dialog.accept());
+    await page.getByRole("button", { name: "Delete node" }).click();
+    await page.getByTestId("node-cool down").waitFor({ state: "detached" });
+    expect(await apiCall<unknown[]>(ui.hookflow.base, token, "GET", "/api/delay-nodes")).toEqual(
+      [],
+    );
+    // Without a pointer: the selected node's inputs can be removed and added from the side panel.
+    await page.getByTestId("node-contract").click();
+    await page.getByRole("button", { name: "Disconnect reshape" }).click();
+    await page.getByText("Nothing feeds this node yet.").waitFor();
+    await page.getByLabel("Add an input").selectOption({ label: "reshape (transform)" });
+    await page.getByRole("button", { name: "Connect", exact: true }).click();
+    await page.getByRole("button", { name: "Disconnect reshape" }).waitFor();
     await ui.screenshot("04-canvas-reconnected");
   }, 90_000);
 

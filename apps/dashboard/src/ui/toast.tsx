@@ -13,7 +13,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([]);
   const push = useCallback((text: string, tone: "info" | "error" = "info") => {
     const id = Date.now() + Math.random();
-    setToasts((all) => [...all, { id, text, tone }]);
+    setToasts((all) => [...all.slice(-2), { id, text, tone }]);
     setTimeout(() => setToasts((all) => all.filter((t) => t.id !== id)), 4000);
   }, []);
   const value = useMemo(() => push, [push]);

@@ -19,6 +19,7 @@ import { CanvasToolbar } from "./canvas-toolbar";
 import { familyApi } from "./family-api";
 import { type FlowNodeType, nodeTypes } from "./flow-node";
 import { buildGraph, type GraphEdge, type GraphNode, layout } from "./graph-model";
+import { InputsEditor } from "./inputs-editor";
 import { initialValue, type OpenApiDocument } from "./json-schema";
 import { NodeForm } from "./node-editor";
 import type { NodeFamily } from "./node-families";
@@ -241,6 +242,14 @@ function CanvasEditor({ webhook, doc }: { webhook: Webhook; doc: OpenApiDocument
               <span className="muted small">
                 {selectedNode.family.label} · {selectedNode.recordId}
               </span>
+              <InputsEditor
+                node={selectedNode}
+                candidates={graph.nodes}
+                pending={patch.isPending}
+                onChange={(inputNodes) =>
+                  patch.mutate({ node: selectedNode, body: { inputNodes } })
+                }
+              />
               <NodeForm
                 key={`${selectedNode.recordId}-${String(selectedNode.record.updatedAt)}`}
                 doc={doc}
