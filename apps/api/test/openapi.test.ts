@@ -1,3 +1,6 @@
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { createRoute, z } from "@hono/zod-openapi";
 import { type ApiHarness, startApi } from "./harness.js";
 
@@ -100,24 +103,61 @@ describe("OpenAPI document and docs page", () => {
     expect(body.paths["/api/late-route"].get.summary).toBe("Registered after createApiApp");
   });
 
-  it("renders a self-contained HTML reference naming every webhook route", async () => {
+  it("serves Swagger UI at /api/docs from the package, with no script from elsewhere", async () => {
     const res = await api.app.request("/api/docs");
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+    const csp = res.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("connect-src 'self'");
+    expect(csp).not.toMatch(/https?:/);
     const html = await res.text();
     expect(html).toMatch(/^<!doctype html>/);
-    expect(html).not.toMatch(/<script/i);
-    expect(html).not.toMatch(/<link[^>]+stylesheet/i);
-    expect(html).toContain("Hookflow API");
-    expect(html).toContain('id="tag-Webhooks"');
-    for (const [method, path, summary] of WEBHOOK_OPERATIONS) {
-      expect(html).toContain(
-        `<span class="method ${method}">${method.toUpperCase()}</span> <code>${path}</code> ${summary}`,
-      );
+    // Every script and stylesheet is local; no inline script.
+    expect(html.match(/<script\b[^>]*>/g)).toEqual([
+      '<script src="/api/docs/assets/swagger-ui-bundle.js">',
+      '<script src="/api/docs/assets/initializer.js">',
+    ]);
+    expect(html).not.toMatch(/<script>[^<]/);
+    expect(html).not.toMatch(/(?:src|href)="(?:https?:)?\/\//);
+    const assets = [...html.matchAll(/(?:src|href)="(\/api\/docs\/assets\/[^"]+)"/g)].map(
+      (match) => match[1] ?? "",
+    );
+    expect(assets.sort()).toEqual([
+      "/api/docs/assets/favicon-32x32.png",
+      "/api/docs/assets/initializer.js",
+      "/api/docs/assets/swagger-ui-bundle.js",
+      "/api/docs/assets/swagger-ui.css",
+    ]);
+  });
+
+  it("serves the reference's assets from swagger-ui-dist without a credential", async () => {
+    const require = createRequire(import.meta.url);
+    const dist = dirname(require.resolve("swagger-ui-dist/package.json"));
+    for (const [name, type] of [
+      ["swagger-ui-bundle.js", /^text\/javascript/],
+      ["swagger-ui.css", /^text\/css/],
+      ["favicon-32x32.png", /^image\/png/],
+    ] as const) {
+      const res = await api.app.request(`/api/docs/assets/${name}`);
+      expect([name, res.status]).toEqual([name, 200]);
+      expect(res.headers.get("content-type")).toMatch(type);
+      const served = Buffer.from(await res.arrayBuffer());
+      expect(served.equals(await readFile(join(dist, name)))).toBe(true);
     }
-    expect(html).toContain('id="schema-CreateWebhookInput"');
-    expect(html).toContain("&quot;incomingSignatureType&quot;");
-    expect(html).toContain("Registered after createApiApp");
-    expect(html).not.toContain("/metrics");
+    const init = await api.app.request("/api/docs/assets/initializer.js");
+    expect(await init.text()).toContain('fetch("/api/openapi.json"');
+  });
+
+  it("serves nothing else under /api/docs/assets", async () => {
+    for (const path of [
+      "/api/docs/assets/package.json",
+      "/api/docs/assets/..%2Fpackage.json",
+      "/api/docs/assets/constructor",
+      "/api/docs/assets/index.html",
+    ]) {
+      const res = await api.call("GET", path);
+      expect([path, res.status, res.body.statusCode]).toEqual([path, 404, 404]);
+    }
   });
 });

@@ -1,9 +1,15 @@
 import { readFileSync } from "node:fs";
 import type { HookflowConfig } from "@hookflow/config";
+import { events } from "./client/events.js";
+import { listen } from "./client/listen-forward.js";
+import { login, logout } from "./client/login.js";
+import type { ClientContext } from "./client/run-client.js";
+import { webhooks } from "./client/webhooks.js";
 import { run as adminCreateKey } from "./commands/admin-create-key.js";
 import { run as adminCreateUser } from "./commands/admin-create-user.js";
 import { run as migrate } from "./commands/migrate.js";
 import { run as start } from "./commands/start.js";
+import { readClientEnv } from "./env.js";
 import { USAGE } from "./usage.js";
 
 type Command = (args: string[], config: HookflowConfig) => Promise<number>;
@@ -21,6 +27,19 @@ function version(): string {
 function usageError(message: string): number {
   process.stderr.write(`hookflow: ${message}\n\n${USAGE}`);
   return 2;
+}
+
+/** The client commands' context: stdout/stderr, the environment, and Ctrl-C as an abort. */
+function clientContext(): ClientContext {
+  const abort = new AbortController();
+  const stop = () => abort.abort();
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  return {
+    io: { stdout: process.stdout, stderr: process.stderr },
+    env: readClientEnv(),
+    signal: abort.signal,
+  };
 }
 
 /**
@@ -52,6 +71,16 @@ export async function dispatch(argv: string[], readConfig: () => HookflowConfig)
       if (!admin) return usageError(`unknown admin command: ${sub ?? "(none)"}`);
       return admin(subArgs, readConfig());
     }
+    case "login":
+      return login(clientContext(), rest);
+    case "logout":
+      return logout(clientContext());
+    case "webhooks":
+      return webhooks(clientContext(), rest);
+    case "events":
+      return events(clientContext(), rest);
+    case "listen":
+      return listen(clientContext(), rest);
     default:
       return usageError(`unknown command: ${command}`);
   }

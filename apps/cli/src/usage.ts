@@ -6,8 +6,18 @@ Commands:
   migrate                    Create the database if missing and apply migrations
   admin create-user ...      Create a user (hookflow admin create-user --help)
   admin create-key ...       Create an API key (hookflow admin create-key --help)
+  login --email <email>      Open a session on HOOKFLOW_URL and store it (hookflow login --help)
+  logout                     End the stored session
+  webhooks list|create|get   Webhooks (hookflow webhooks --help)
+  events list|get|tail|replay|replay-all
+                             Events (hookflow events --help)
+  listen <webhook> --forward-to <url>
+                             Forward each new event to a local URL (hookflow listen --help)
   help, --help               Show this help
   version, --version         Print the version
 
-Configuration comes from environment variables only (see the README's configuration table).
+Server commands (start, migrate, admin) read the environment variables of the README's
+configuration table. Client commands talk to a running Hookflow through the SDK: HOOKFLOW_URL
+(default http://localhost:3000) and HOOKFLOW_API_KEY, or the session stored by \`hookflow login\`.
+Add --json to a client command for machine-readable output.
 `;

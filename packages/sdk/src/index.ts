@@ -18,6 +18,8 @@ export {
   type FetchFunction,
   type TransportOptions,
 } from "./retrying-fetch.js";
+export { signWebhook } from "./sign-webhook.js";
+export { readServerSentEvents, type ServerSentEvent } from "./sse.js";
 export {
   type VerifyWebhookFailure,
   type VerifyWebhookOptions,
@@ -26,3 +28,4 @@ export {
   type WebhookBody,
   type WebhookHeaders,
 } from "./verify-webhook.js";
+export type { WebhookStreamMessage, WebhookStreamOptions } from "./webhook-stream.js";

@@ -37,3 +37,13 @@ export async function* iteratePages<T>(
     if (result.items.length < limit || seen >= result.total) return;
   }
 }
+
+/** A page of a list route that answers a plain array with the total in `X-Total-Count`. */
+export function pageOfArray<T>(items: T[], response: Response, query: PageQuery): Page<T> {
+  return {
+    items,
+    total: totalOf(response, items.length),
+    page: query.page ?? 1,
+    limit: query.limit ?? items.length,
+  };
+}

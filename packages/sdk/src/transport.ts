@@ -22,8 +22,10 @@ export interface Transport {
   baseUrl: string;
   /** One API call: JSON in, JSON out; error answers throw `HookflowError`. */
   request: <T>(method: HttpMethod, path: string, options?: RequestOptions) => Promise<Answer<T>>;
-  /** The same fetch (timeout, retries) with the credential headers, for streams. */
+  /** The same fetch (timeout, retries). */
   fetch: FetchFunction;
+  /** A fetch without the timeout, for streams that stay open. */
+  streamFetch: FetchFunction;
   /** The headers every request carries (credential, organization, extras). */
   headers: () => Headers;
 }
@@ -68,6 +70,7 @@ export function createTransport(options: ApiClientOptions): Transport {
   return {
     baseUrl,
     fetch,
+    streamFetch: createRetryingFetch({ ...options, timeoutMs: 0 }),
     headers,
     request: async <T>(method: HttpMethod, path: string, request: RequestOptions = {}) => {
       const all = headers();

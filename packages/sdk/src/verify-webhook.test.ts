@@ -1,3 +1,4 @@
+import { signWebhook } from "./sign-webhook.js";
 import { verifyWebhook } from "./verify-webhook.js";
 
 // Standard Webhooks' published example, and a fixed X-Hookflow-Signature vector of
@@ -118,5 +119,23 @@ describe("verifyWebhook", () => {
     expect(
       await verifyWebhook(headers, STANDARD.body, STANDARD.secret, { now: () => STANDARD.nowMs }),
     ).toMatchObject({ ok: true });
+  });
+});
+
+describe("signWebhook", () => {
+  it("reproduces the fixed vectors, and verifyWebhook accepts what it signs", async () => {
+    const headers = await signWebhook(HOOKFLOW.secret, HOOKFLOW.body, {
+      eventId: "evt_1",
+      timestampMs: HOOKFLOW.nowMs,
+    });
+    expect(headers["X-Hookflow-Signature"]).toBe(HOOKFLOW.header);
+    const standard = await signWebhook(STANDARD.secret, STANDARD.body, {
+      eventId: STANDARD.headers["webhook-id"],
+      timestampMs: STANDARD.nowMs,
+    });
+    expect(standard["webhook-signature"]).toBe(STANDARD.headers["webhook-signature"]);
+    expect(
+      await verifyWebhook(standard, STANDARD.body, STANDARD.secret, { now: () => STANDARD.nowMs }),
+    ).toMatchObject({ ok: true, scheme: "hookflow", eventId: STANDARD.headers["webhook-id"] });
   });
 });

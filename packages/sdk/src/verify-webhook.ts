@@ -119,13 +119,17 @@ async function anyMatches(
   return matched;
 }
 
-async function verifyHookflow(
-  header: string,
-  body: Uint8Array,
-  secret: string,
-  nowMs: number,
-  toleranceMs: number,
-): Promise<{ ok: true; timestampMs: number } | { ok: false; reason: VerifyWebhookFailure }> {
+/** What a scheme's headers claim: a timestamp, and MACs of `data` under `key`. */
+interface SignedClaim {
+  timestampMs: number;
+  key: Uint8Array<ArrayBuffer>;
+  data: Uint8Array<ArrayBuffer>;
+  candidates: Array<Uint8Array<ArrayBuffer>>;
+}
+
+type Checked = { ok: true; timestampMs: number } | { ok: false; reason: VerifyWebhookFailure };
+
+function hookflowClaim(header: string, body: Uint8Array, secret: string): SignedClaim | undefined {
   let t: string | undefined;
   const candidates: Array<Uint8Array<ArrayBuffer>> = [];
   for (const part of header.split(",")) {
@@ -136,28 +140,20 @@ async function verifyHookflow(
     if (name === "t") t = value;
     else if (name === "v1" && HEX_64.test(value)) candidates.push(hexBytes(value));
   }
-  if (t === undefined || !DIGITS.test(t) || candidates.length === 0) {
-    return { ok: false, reason: "malformed" };
-  }
-  const timestampMs = Number(t);
-  const problem = ageProblem(timestampMs, nowMs, toleranceMs);
-  if (problem) return { ok: false, reason: problem };
-  const key = await hmacKey(encoder.encode(secret));
-  const matched = await anyMatches(key, candidates, concat(`${t}.`, body));
-  return matched ? { ok: true, timestampMs } : { ok: false, reason: "mismatch" };
+  if (t === undefined || !DIGITS.test(t) || candidates.length === 0) return undefined;
+  const key = encoder.encode(secret);
+  return { timestampMs: Number(t), key, data: concat(`${t}.`, body), candidates };
 }
 
-async function verifyStandard(
+function standardClaim(
   id: string,
   timestamp: string,
   header: string,
   body: Uint8Array,
   secret: string,
-  nowMs: number,
-  toleranceMs: number,
-): Promise<{ ok: true; timestampMs: number } | { ok: false; reason: VerifyWebhookFailure }> {
-  if (!DIGITS.test(timestamp)) return { ok: false, reason: "malformed" };
-  const keyBytes = base64Bytes(secret.startsWith("whsec_") ? secret.slice(6) : secret);
+): SignedClaim | undefined {
+  if (!DIGITS.test(timestamp)) return undefined;
+  const key = base64Bytes(secret.startsWith("whsec_") ? secret.slice(6) : secret);
   const candidates = header
     .split(" ")
     .filter((entry) => entry.startsWith("v1,"))
@@ -165,13 +161,22 @@ async function verifyStandard(
       const bytes = base64Bytes(entry.slice(3));
       return bytes ? [bytes] : [];
     });
-  if (!keyBytes || candidates.length === 0) return { ok: false, reason: "malformed" };
-  const timestampMs = Number(timestamp) * 1000;
-  const problem = ageProblem(timestampMs, nowMs, toleranceMs);
+  if (!key || candidates.length === 0) return undefined;
+  const data = concat(`${id}.${timestamp}.`, body);
+  return { timestampMs: Number(timestamp) * 1000, key, data, candidates };
+}
+
+/** The age check first (no MAC work for a stale request), then the MACs. */
+async function check(
+  claim: SignedClaim | undefined,
+  nowMs: number,
+  toleranceMs: number,
+): Promise<Checked> {
+  if (!claim) return { ok: false, reason: "malformed" };
+  const problem = ageProblem(claim.timestampMs, nowMs, toleranceMs);
   if (problem) return { ok: false, reason: problem };
-  const key = await hmacKey(keyBytes);
-  const matched = await anyMatches(key, candidates, concat(`${id}.${timestamp}.`, body));
-  return matched ? { ok: true, timestampMs } : { ok: false, reason: "mismatch" };
+  const matched = await anyMatches(await hmacKey(claim.key), claim.candidates, claim.data);
+  return matched ? { ok: true, timestampMs: claim.timestampMs } : { ok: false, reason: "mismatch" };
 }
 
 /**
@@ -194,17 +199,18 @@ export async function verifyWebhook(
   const id = read("webhook-id");
   const timestamp = read("webhook-timestamp");
   const standard = read("webhook-signature");
-  let result: Awaited<ReturnType<typeof verifyHookflow>>;
+  let claim: SignedClaim | undefined;
   let scheme: "hookflow" | "standard-webhooks";
   if (hookflow) {
     scheme = "hookflow";
-    result = await verifyHookflow(hookflow, body, secret, nowMs, toleranceMs);
+    claim = hookflowClaim(hookflow, body, secret);
   } else if (id && timestamp && standard) {
     scheme = "standard-webhooks";
-    result = await verifyStandard(id, timestamp, standard, body, secret, nowMs, toleranceMs);
+    claim = standardClaim(id, timestamp, standard, body, secret);
   } else {
     return { ok: false, reason: "missing_header" };
   }
+  const result = await check(claim, nowMs, toleranceMs);
   if (!result.ok) return result;
   return {
     ok: true,

@@ -144,6 +144,47 @@ describe("the SDK against a real Hookflow (hookflow start)", () => {
     await client.webhooks.delete(first!.id);
   });
 
+  it("streams a webhook's new events and their steps, until the loop stops", async () => {
+    const webhook = await client.webhooks.create({
+      name: "live",
+      targetUrl: `${receiver.url}/live`,
+    });
+    const abort = new AbortController();
+    const messages: Array<{ type: string; eventId: string }> = [];
+    let followed: string | undefined;
+    const reading = (async () => {
+      for await (const message of client.webhooks.stream(webhook.id, { signal: abort.signal })) {
+        messages.push(message);
+        followed ??= message.eventId;
+        if (message.type === "done" && message.eventId === followed) abort.abort();
+      }
+    })();
+    // The client cannot see when the server has subscribed: events are sent until one shows.
+    await waitUntil(
+      async () => {
+        if (messages.length > 0) return true;
+        await fetch(`${service.baseUrl}/api/in/${webhook.ingressToken}`, {
+          method: "POST",
+          body: '{"live":true}',
+        });
+        return undefined;
+      },
+      { intervalMs: 200 },
+    );
+    await reading;
+    expect(messages.filter((m) => m.eventId === followed).map((m) => [m.type, m.eventId])).toEqual([
+      ["event", followed],
+      ["step", followed],
+      ["step", followed],
+      ["done", followed],
+    ]);
+    await expect(
+      (async () => {
+        for await (const _ of client.webhooks.stream("wh_unknown")) break;
+      })(),
+    ).rejects.toMatchObject({ statusCode: 404 });
+  });
+
   it("throws HookflowError with the API's error shape", async () => {
     const failure = await client.webhooks.get("wh_missing").catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(HookflowError);

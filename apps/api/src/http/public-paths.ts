@@ -7,9 +7,14 @@ const PUBLIC = new Set([
   "/api/auth/login",
 ]);
 
+/** The reference UI's scripts and stylesheet (`/api/docs/assets/<file>`). */
+const DOCS_ASSET = /^\/api\/docs\/assets\/[^/]+$/;
+
 /** Emailed approval links: `/api/approvals/<token>`, where the signed token is the credential. */
 const APPROVAL_LINK = /^\/api\/approvals\/[^/]+\/?$/;
 
 export function isPublicPath(path: string): boolean {
-  return PUBLIC.has(path.replace(/\/+$/, "") || "/") || APPROVAL_LINK.test(path);
+  return (
+    PUBLIC.has(path.replace(/\/+$/, "") || "/") || APPROVAL_LINK.test(path) || DOCS_ASSET.test(path)
+  );
 }

@@ -12,9 +12,12 @@ export type FeedListener = (entry: FeedEntry) => void;
 export interface WebhookFeedHub {
   /**
    * Delivers a webhook's announcements to `listener`, in order and each once: with `fromId`,
-   * those stored from that id on (inclusive), then live ones. Returns the function that stops it.
+   * those stored from that id on (inclusive), then live ones. Live announcements reach it from
+   * the moment it is called once `ready()` has resolved. Returns the function that stops it.
    */
   watch: (webhookId: string, fromId: string | undefined, listener: FeedListener) => () => void;
+  /** Resolves once this process's subscription to the feed channel is live. */
+  ready: () => Promise<void>;
   listenerCount: () => number;
   close: () => Promise<void>;
 }
@@ -75,6 +78,15 @@ export function createWebhookFeedHub(options: {
     watcher.catchingUp = false;
   };
 
+  const subscribe = (): Promise<unknown> => {
+    subscription ??= subscriber.subscribe(channel).catch((error: unknown) => {
+      subscription = null;
+      onError(error, "could not subscribe to the webhook feed");
+      throw error;
+    });
+    return subscription;
+  };
+
   subscriber.on("message", (from: string, batch: string) => {
     if (from !== channel) return;
     for (const line of batch.split("\n")) {
@@ -111,16 +123,18 @@ export function createWebhookFeedHub(options: {
       const set = watchers.get(webhookId) ?? new Set<Watcher>();
       set.add(watcher);
       watchers.set(webhookId, set);
-      subscription ??= subscriber.subscribe(channel).catch((error: unknown) => {
-        subscription = null;
-        onError(error, "could not subscribe to the webhook feed");
-      });
-      void subscription.then(() => catchUp(watcher, fromId));
+      subscribe().then(
+        () => catchUp(watcher, fromId),
+        () => undefined, // reported; the reconnect re-reads from the watcher's last id
+      );
       return () => {
         watcher.closed = true;
         set.delete(watcher);
         if (set.size === 0) watchers.delete(webhookId);
       };
+    },
+    ready: async () => {
+      await subscribe();
     },
     listenerCount: () => [...watchers.values()].reduce((sum, set) => sum + set.size, 0),
     close: async () => {

@@ -1,5 +1,5 @@
 import type { BodyOf, ItemOf, OperationId, ResultOf } from "../operation-types.js";
-import { iteratePages, type Page, type PageQuery, totalOf } from "../paging.js";
+import { iteratePages, type Page, type PageQuery, pageOfArray } from "../paging.js";
 import { segment, type Transport } from "../transport.js";
 
 /** The operationIds of a collection with list, create, get, update and delete. */
@@ -27,12 +27,7 @@ export function collectionResource<Ops extends CollectionOps>(
     const { data, response } = await transport.request<Item[]>("GET", base, {
       query: { ...query },
     });
-    return {
-      items: data,
-      total: totalOf(response, data.length),
-      page: query.page ?? 1,
-      limit: query.limit ?? data.length,
-    };
+    return pageOfArray(data, response, query);
   };
   return {
     list,

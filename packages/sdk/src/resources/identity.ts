@@ -1,5 +1,5 @@
 import type { BodyOf, ResultOf } from "../operation-types.js";
-import { iteratePages, type Page, type PageQuery, totalOf } from "../paging.js";
+import { iteratePages, type Page, type PageQuery, pageOfArray } from "../paging.js";
 import { segment, type Transport } from "../transport.js";
 
 /** `client.auth`: accounts and sessions. */
@@ -62,12 +62,7 @@ export function approvalsResource(transport: Transport) {
       node(nodeId, "pending"),
       { query: { ...query } },
     );
-    return {
-      items: data,
-      total: totalOf(response, data.length),
-      page: query.page ?? 1,
-      limit: query.limit ?? data.length,
-    };
+    return pageOfArray(data, response, query);
   };
   return {
     pending,

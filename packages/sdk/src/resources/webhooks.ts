@@ -1,6 +1,7 @@
 import type { BodyOf, ItemOf, QueryOf, ResultOf } from "../operation-types.js";
-import { iteratePages, type Page, type PageQuery, totalOf } from "../paging.js";
+import { iteratePages, type Page, type PageQuery, pageOfArray } from "../paging.js";
 import { segment, type Transport } from "../transport.js";
+import { streamWebhook, type WebhookStreamOptions } from "../webhook-stream.js";
 
 export type Webhook = ItemOf<"listWebhooks">;
 
@@ -13,12 +14,7 @@ export function webhooksResource(transport: Transport) {
       "/api/webhooks",
       { query: { ...(query satisfies QueryOf<"listWebhooks">) } },
     );
-    return {
-      items: data,
-      total: totalOf(response, data.length),
-      page: query.page ?? 1,
-      limit: query.limit ?? data.length,
-    };
+    return pageOfArray(data, response, query);
   };
   return {
     list,
@@ -46,6 +42,20 @@ export function webhooksResource(transport: Transport) {
           path(id, "/rotate-signing-secret"),
         )
       ).data,
+    /** A token for the webhook's live stream (EventSource: `?token=`), valid 5 minutes. */
+    streamToken: async (id: string) =>
+      (
+        await transport.request<ResultOf<"createWebhookStreamToken">>(
+          "POST",
+          path(id, "/stream-token"),
+        )
+      ).data,
+    /**
+     * The webhook's new events and their steps as they happen:
+     * `for await (const message of client.webhooks.stream(id)) ...` (renews its token itself).
+     */
+    stream: (id: string, options: WebhookStreamOptions = {}) =>
+      streamWebhook(transport, id, options),
     /** Sends a test event through the webhook (`POST /api/webhooks/{id}/test`). */
     sendTest: async (id: string, body: BodyOf<"sendTestEvent">) =>
       (await transport.request<ResultOf<"sendTestEvent">>("POST", path(id, "/test"), { body }))

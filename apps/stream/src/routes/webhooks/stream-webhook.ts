@@ -53,6 +53,14 @@ export function registerStreamWebhook(app: Hono, services: StreamServices): void
     const release = services.webhookStreams.limits.acquire(verdict.claims.userId);
 
     const lastEventId = (c.req.header("last-event-id") ?? query.lastEventId ?? "").trim();
+    // Headers go out only once the feed subscription is live: a client that has them misses no
+    // event announced afterwards (the watch below is registered in the same turn as the headers).
+    try {
+      await services.webhookStreams.feed.ready();
+    } catch (error) {
+      release();
+      throw error;
+    }
     const outgoing = nodeResponseOf(c.env);
     let sink: SseSink;
     let response: Response;
