@@ -148,27 +148,17 @@ describe("web console in a real browser", () => {
     await page.locator(`[data-id="${transform?.id}->${validator?.id}"]`).focus();
     await page.keyboard.press("Enter");
     await page.getByRole("button", { name: "Disconnect" }).click();
-    await waitUntil(async () => {
-      const v = await apiCall<Rec>(
-        ui.hookflow.base,
-        token,
-        "GET",
-        `/api/schema-validators/${validator?.id}`,
-      );
-      return v.inputNodes.length === 0 ? true : undefined;
-    });
+    const validatorInputs = async (ok: (inputs: Rec["inputNodes"]) => boolean) =>
+      waitUntil(async () => {
+        const path = `/api/schema-validators/${validator?.id}`;
+        const v = await apiCall<Rec>(ui.hookflow.base, token, "GET", path);
+        return ok(v.inputNodes) ? true : undefined;
+      });
+    await validatorInputs((inputs) => inputs.length === 0);
     const from = page.locator(`[data-id="${transform?.id}"] .react-flow__handle.source`);
     const to = page.locator(`[data-id="${validator?.id}"] .react-flow__handle.target`);
     await from.dragTo(to);
-    await waitUntil(async () => {
-      const v = await apiCall<Rec>(
-        ui.hookflow.base,
-        token,
-        "GET",
-        `/api/schema-validators/${validator?.id}`,
-      );
-      return v.inputNodes[0]?.nodeId === transform?.id ? true : undefined;
-    });
+    await validatorInputs((inputs) => inputs[0]?.nodeId === transform?.id);
     // Add a node and delete it again (the toolbar asks for confirmation).
     await page.getByTestId("node-contract").click();
     await addNode("Delay node", async () => {

@@ -6,6 +6,14 @@ interface Base {
   className?: string;
 }
 
+function FieldLabel(props: Base & { id: string }) {
+  return (
+    <label htmlFor={props.id}>
+      {props.label} {props.hint && <span className="hint">{props.hint}</span>}
+    </label>
+  );
+}
+
 export function TextField(
   props: Base & {
     value: string;
@@ -19,9 +27,7 @@ export function TextField(
   const id = useId();
   return (
     <div className={`field ${props.className ?? ""}`}>
-      <label htmlFor={id}>
-        {props.label} {props.hint && <span className="hint">{props.hint}</span>}
-      </label>
+      <FieldLabel id={id} {...props} />
       {props.multiline ? (
         <textarea
           id={id}
@@ -56,9 +62,7 @@ export function NumberField(
   const id = useId();
   return (
     <div className={`field ${props.className ?? ""}`}>
-      <label htmlFor={id}>
-        {props.label} {props.hint && <span className="hint">{props.hint}</span>}
-      </label>
+      <FieldLabel id={id} {...props} />
       <input
         id={id}
         type="number"
@@ -79,9 +83,7 @@ export function SelectField(
   const id = useId();
   return (
     <div className={`field ${props.className ?? ""}`}>
-      <label htmlFor={id}>
-        {props.label} {props.hint && <span className="hint">{props.hint}</span>}
-      </label>
+      <FieldLabel id={id} {...props} />
       <select id={id} value={props.value} onChange={(e) => props.onChange(e.target.value)}>
         {props.options.map((option) => (
           <option key={option} value={option}>

@@ -1,10 +1,37 @@
 import { useMutation } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, type ReactNode, useState } from "react";
 import { Link } from "wouter";
 import { useSession } from "../../api/api-context";
 import { call, messageOf } from "../../api/client";
 
-function AuthFrame(props: { title: string; subtitle: string; children: React.ReactNode }) {
+interface Credentials {
+  name: string;
+  email: string;
+  password: string;
+}
+
+/** The sign-up and log-in card: optional name, email, password, one submit that opens a session. */
+function AuthForm(props: {
+  title: string;
+  subtitle: string;
+  withName: boolean;
+  submit: string;
+  pending: string;
+  send: (credentials: Credentials) => Promise<{ token: string }>;
+  footer: ReactNode;
+}) {
+  const { signIn } = useSession();
+  const [values, setValues] = useState<Credentials>({ name: "", email: "", password: "" });
+  const open = useMutation({
+    mutationFn: () => props.send(values),
+    onSuccess: (r) => signIn(r.token),
+  });
+  const set = (key: keyof Credentials) => (e: { target: { value: string } }) =>
+    setValues((old) => ({ ...old, [key]: e.target.value }));
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    open.mutate();
+  };
   return (
     <main className="auth">
       <div className="card">
@@ -15,126 +42,87 @@ function AuthFrame(props: { title: string; subtitle: string; children: React.Rea
         <p className="muted" style={{ marginTop: "0.3rem" }}>
           {props.subtitle}
         </p>
-        {props.children}
+        <form className="stack" onSubmit={submit}>
+          {open.error && (
+            <div className="alert" role="alert">
+              {messageOf(open.error)}
+            </div>
+          )}
+          {props.withName && (
+            <label className="field">
+              <span>Name</span>
+              <input autoComplete="name" required value={values.name} onChange={set("name")} />
+            </label>
+          )}
+          <label className="field">
+            <span>Email</span>
+            <input
+              type="email"
+              autoComplete="email"
+              required
+              value={values.email}
+              onChange={set("email")}
+            />
+          </label>
+          <label className="field">
+            <span>
+              Password {props.withName && <span className="hint">(8 characters or more)</span>}
+            </span>
+            <input
+              type="password"
+              autoComplete={props.withName ? "new-password" : "current-password"}
+              required
+              minLength={props.withName ? 8 : undefined}
+              value={values.password}
+              onChange={set("password")}
+            />
+          </label>
+          <button className="btn" type="submit" disabled={open.isPending}>
+            {open.isPending ? props.pending : props.submit}
+          </button>
+          <p className="muted small">{props.footer}</p>
+        </form>
       </div>
     </main>
   );
 }
 
 export function LoginPage() {
-  const { api, signIn } = useSession();
-  const [email, setEmail] = useState("");
-  const [password, setPassword] = useState("");
-  const login = useMutation({
-    mutationFn: () => call(api.POST("/api/auth/login", { body: { email, password } })),
-    onSuccess: (data) => signIn(data.token),
-  });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    login.mutate();
-  };
+  const { api } = useSession();
   return (
-    <AuthFrame title="Log in" subtitle="Relay, inspect and replay your webhooks.">
-      <form className="stack" onSubmit={submit}>
-        {login.error && (
-          <div className="alert" role="alert">
-            {messageOf(login.error)}
-          </div>
-        )}
-        <label className="field">
-          <span>Email</span>
-          <input
-            type="email"
-            autoComplete="email"
-            required
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        </label>
-        <label className="field">
-          <span>Password</span>
-          <input
-            type="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </label>
-        <button className="btn" type="submit" disabled={login.isPending}>
-          {login.isPending ? "Logging in…" : "Log in"}
-        </button>
-        <p className="muted small">
+    <AuthForm
+      title="Log in"
+      subtitle="Relay, inspect and replay your webhooks."
+      withName={false}
+      submit="Log in"
+      pending="Logging in…"
+      send={({ email, password }) =>
+        call(api.POST("/api/auth/login", { body: { email, password } }))
+      }
+      footer={
+        <>
           New here? <Link href="/signup">Create an account</Link>
-        </p>
-      </form>
-    </AuthFrame>
+        </>
+      }
+    />
   );
 }
 
 export function SignupPage() {
-  const { api, signIn } = useSession();
-  const [name, setName] = useState("");
-  const [email, setEmail] = useState("");
-  const [password, setPassword] = useState("");
-  const signup = useMutation({
-    mutationFn: () => call(api.POST("/api/auth/signup", { body: { email, password, name } })),
-    onSuccess: (data) => signIn(data.token),
-  });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    signup.mutate();
-  };
+  const { api } = useSession();
   return (
-    <AuthFrame
+    <AuthForm
       title="Create your account"
       subtitle="Self-hosted webhooks, from ingress to delivery."
-    >
-      <form className="stack" onSubmit={submit}>
-        {signup.error && (
-          <div className="alert" role="alert">
-            {messageOf(signup.error)}
-          </div>
-        )}
-        <label className="field">
-          <span>Name</span>
-          <input
-            autoComplete="name"
-            required
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-          />
-        </label>
-        <label className="field">
-          <span>Email</span>
-          <input
-            type="email"
-            autoComplete="email"
-            required
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        </label>
-        <label className="field">
-          <span>
-            Password <span className="hint">(8 characters or more)</span>
-          </span>
-          <input
-            type="password"
-            autoComplete="new-password"
-            required
-            minLength={8}
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </label>
-        <button className="btn" type="submit" disabled={signup.isPending}>
-          {signup.isPending ? "Creating…" : "Create account"}
-        </button>
-        <p className="muted small">
+      withName
+      submit="Create account"
+      pending="Creating…"
+      send={(body) => call(api.POST("/api/auth/signup", { body }))}
+      footer={
+        <>
           Already have an account? <Link href="/login">Log in</Link>
-        </p>
-      </form>
-    </AuthFrame>
+        </>
+      }
+    />
   );
 }

@@ -1,16 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { useSession } from "../../api/api-context";
 import { call } from "../../api/client";
+import { EVENT_STATUSES } from "../../api/enums";
 import type { Webhook } from "../webhooks/webhook-queries";
-
-export const STATUSES = [
-  "pending",
-  "retrying",
-  "delivered",
-  "failed",
-  "filtered",
-  "cancelled",
-] as const;
 
 export interface EventFilters {
   webhookId: string;
@@ -73,7 +65,7 @@ export function EventFilterBar(props: {
         <span>Status</span>
         <select value={filters.status} onChange={set("status")}>
           <option value="">Any status</option>
-          {STATUSES.map((s) => (
+          {EVENT_STATUSES.map((s) => (
             <option key={s} value={s}>
               {s}
             </option>

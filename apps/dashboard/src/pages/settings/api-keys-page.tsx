@@ -2,31 +2,18 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useSession } from "../../api/api-context";
 import { call, messageOf } from "../../api/client";
+import { KEY_SCOPES, type KeyScope } from "../../api/enums";
 import { CopyField } from "../../ui/copy";
 import { timeAgo } from "../../ui/format";
 import { EmptyState, QueryView } from "../../ui/states";
 import { useToast } from "../../ui/toast";
-
-const SCOPES = [
-  "webhooks:read",
-  "webhooks:write",
-  "events:read",
-  "events:write",
-  "deliveries:read",
-  "canvas:read",
-  "canvas:write",
-  "alerts:read",
-  "alerts:write",
-  "telemetry:read",
-] as const;
-type Scope = (typeof SCOPES)[number];
 
 export function ApiKeysPage() {
   const { api, organizationId } = useSession();
   const queryClient = useQueryClient();
   const toast = useToast();
   const [name, setName] = useState("");
-  const [scopes, setScopes] = useState<Scope[]>(["webhooks:read", "events:read"]);
+  const [scopes, setScopes] = useState<KeyScope[]>(["webhooks:read", "events:read"]);
   const [created, setCreated] = useState<string | null>(null);
   const keys = useQuery({
     queryKey: ["api-keys", organizationId],
@@ -59,7 +46,7 @@ export function ApiKeysPage() {
     setCreated(null);
     create.mutate();
   };
-  const toggle = (scope: Scope) =>
+  const toggle = (scope: KeyScope) =>
     setScopes((all) => (all.includes(scope) ? all.filter((s) => s !== scope) : [...all, scope]));
   return (
     <>
@@ -99,7 +86,7 @@ export function ApiKeysPage() {
             className="form-grid"
             style={{ gridTemplateColumns: "repeat(auto-fit, minmax(170px, 1fr))" }}
           >
-            {SCOPES.map((scope) => (
+            {KEY_SCOPES.map((scope) => (
               <label key={scope} className="check">
                 <input
                   type="checkbox"

@@ -1,3 +1,5 @@
+import type { ReactNode } from "react";
+
 /** Small SVG charts drawn by hand: no chart library, no inline styles, readable at any width. */
 
 const W = 640;
@@ -67,6 +69,26 @@ function Legend({ series }: { series: Series[] }) {
   );
 }
 
+/** Title, legend and the SVG canvas every chart shares; `summary` is read by screen readers. */
+function ChartFrame(props: {
+  title: string;
+  series: Series[];
+  summary: string;
+  children: ReactNode;
+}) {
+  return (
+    <figure className="chart" style={{ margin: 0 }}>
+      <figcaption className="spread">
+        <strong>{props.title}</strong>
+        <Legend series={props.series} />
+      </figcaption>
+      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={props.summary}>
+        {props.children}
+      </svg>
+    </figure>
+  );
+}
+
 /** Stacked bars per bucket (e.g. delivered over failed). */
 export function StackedBars(props: { title: string; labels: string[]; series: Series[] }) {
   const totals = props.labels.map((_, i) =>
@@ -79,39 +101,33 @@ export function StackedBars(props: { title: string; labels: string[]; series: Se
     .map((s) => `${s.name} ${s.values.reduce<number>((a, v) => a + (v ?? 0), 0)}`)
     .join(", ");
   return (
-    <figure className="chart" style={{ margin: 0 }}>
-      <figcaption className="spread">
-        <strong>{props.title}</strong>
-        <Legend series={props.series} />
-      </figcaption>
-      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`${props.title}: ${summary}`}>
-        <Axes max={max} labels={props.labels} unit="" />
-        {props.labels.map((label, i) => {
-          let base = PAD.top + innerH;
-          return (
-            <g key={label + String(i)}>
-              {props.series.map((s) => {
-                const h = ((s.values[i] ?? 0) / max) * innerH;
-                base -= h;
-                return h > 0 ? (
-                  <rect
-                    key={s.name}
-                    x={PAD.left + step * i + step * 0.15}
-                    y={base}
-                    width={step * 0.7}
-                    height={h}
-                    fill={s.color}
-                    rx={2}
-                  >
-                    <title>{`${label}: ${s.name} ${s.values[i]}`}</title>
-                  </rect>
-                ) : null;
-              })}
-            </g>
-          );
-        })}
-      </svg>
-    </figure>
+    <ChartFrame title={props.title} series={props.series} summary={`${props.title}: ${summary}`}>
+      <Axes max={max} labels={props.labels} unit="" />
+      {props.labels.map((label, i) => {
+        let base = PAD.top + innerH;
+        return (
+          <g key={label + String(i)}>
+            {props.series.map((s) => {
+              const h = ((s.values[i] ?? 0) / max) * innerH;
+              base -= h;
+              return h > 0 ? (
+                <rect
+                  key={s.name}
+                  x={PAD.left + step * i + step * 0.15}
+                  y={base}
+                  width={step * 0.7}
+                  height={h}
+                  fill={s.color}
+                  rx={2}
+                >
+                  <title>{`${label}: ${s.name} ${s.values[i]}`}</title>
+                </rect>
+              ) : null;
+            })}
+          </g>
+        );
+      })}
+    </ChartFrame>
   );
 }
 
@@ -140,38 +156,36 @@ export function Lines(props: { title: string; labels: string[]; series: Series[]
     .map((s) => `${s.name} ${[...s.values].reverse().find((v) => v !== null) ?? "none"}`)
     .join(", ");
   return (
-    <figure className="chart" style={{ margin: 0 }}>
-      <figcaption className="spread">
-        <strong>{props.title}</strong>
-        <Legend series={props.series} />
-      </figcaption>
-      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={`${props.title}, latest: ${last}`}>
-        <Axes max={max} labels={props.labels} unit={props.unit} />
-        {props.series.map((s) => (
-          <g key={s.name}>
-            <path
-              d={path(s.values)}
-              fill="none"
-              stroke={s.color}
-              strokeWidth={2}
-              strokeLinejoin="round"
-            />
-            {s.values.map((v, i) =>
-              v === null ? null : (
-                <circle
-                  key={`${s.name}-${props.labels[i]}-${String(i)}`}
-                  cx={x(i)}
-                  cy={y(v)}
-                  r={2.5}
-                  fill={s.color}
-                >
-                  <title>{`${props.labels[i]}: ${s.name} ${v}${props.unit}`}</title>
-                </circle>
-              ),
-            )}
-          </g>
-        ))}
-      </svg>
-    </figure>
+    <ChartFrame
+      title={props.title}
+      series={props.series}
+      summary={`${props.title}, latest: ${last}`}
+    >
+      <Axes max={max} labels={props.labels} unit={props.unit} />
+      {props.series.map((s) => (
+        <g key={s.name}>
+          <path
+            d={path(s.values)}
+            fill="none"
+            stroke={s.color}
+            strokeWidth={2}
+            strokeLinejoin="round"
+          />
+          {s.values.map((v, i) =>
+            v === null ? null : (
+              <circle
+                key={`${s.name}-${props.labels[i]}-${String(i)}`}
+                cx={x(i)}
+                cy={y(v)}
+                r={2.5}
+                fill={s.color}
+              >
+                <title>{`${props.labels[i]}: ${s.name} ${v}${props.unit}`}</title>
+              </circle>
+            ),
+          )}
+        </g>
+      ))}
+    </ChartFrame>
   );
 }

@@ -1,19 +1,9 @@
+import { FILTER_OPERATORS, type FilterOperator } from "../../api/enums";
 import { SelectField, TextField } from "../../ui/fields";
 
-export const OPERATORS = [
-  "eq",
-  "neq",
-  "contains",
-  "gt",
-  "lt",
-  "exists",
-  "not_exists",
-  "in",
-  "not_in",
-] as const;
 export interface FilterRule {
   field: string;
-  operator: (typeof OPERATORS)[number];
+  operator: FilterOperator;
   value: string;
 }
 
@@ -56,7 +46,7 @@ export function FilterListEditor(props: {
           />
           <SelectField
             label="Operator"
-            options={OPERATORS}
+            options={FILTER_OPERATORS}
             value={rule.operator}
             onChange={(operator) => update(index, { operator: operator as FilterRule["operator"] })}
           />
