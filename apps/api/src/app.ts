@@ -21,7 +21,8 @@ import type { ApiServices } from "./services.js";
 export function createApiApp(services: ApiServices): ApiApp {
   const app = newApiApp();
   app.onError(createErrorHandler(services.logger));
-  app.notFound(notFoundHandler);
+  // Paths no route answers: the web console's files and client routes, else the JSON 404.
+  app.notFound(serveConsole(services.console, notFoundHandler));
   app.use("*", observeHttp({ role: "api", logger: services.logger, metrics: services.metrics }));
 
   app.use("/api/*", apiCors());
@@ -36,7 +37,5 @@ export function createApiApp(services: ApiServices): ApiApp {
   registerApprovalRoutes(app, services);
   registerCanvasSnapshotRoutes(app, services);
   registerDocsRoutes(app, services);
-  // Last: the web console at `/` (its files, and index.html for client routes).
-  app.get("*", serveConsole(services.console));
   return app;
 }

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
+import { createApiApp } from "../src/app.js";
 import { type ApiHarness, startApi } from "./harness.js";
 
 /** A built console in miniature: index.html and a content-hashed script, as Vite writes them. */
@@ -48,13 +49,32 @@ describe("the web console at /", () => {
   });
 
   it.each(["/webhooks", "/webhooks/wh_123/canvas", "/events"])(
-    "answers the client route %s with index.html",
+    "answers a browser navigating to the client route %s with index.html",
     async (path) => {
-      const res = await api.app.request(path);
+      const res = await api.app.request(path, { headers: { accept: "text/html,*/*;q=0.8" } });
       expect(res.status).toBe(200);
       expect(await res.text()).toContain("<!doctype html>");
     },
   );
+
+  it("keeps the JSON 404 of an unknown route for clients that do not ask for HTML", async () => {
+    const res = await api.call("GET", "/webhooks", { headers: { accept: "application/json" } });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({
+      statusCode: 404,
+      message: "Route GET /webhooks not found",
+      error: "Not Found",
+    });
+  });
+
+  it("never shadows a route, even one registered after the app was built", async () => {
+    const app = createApiApp(api.services);
+    app.get("/later", (c) => c.json({ later: true }));
+    const res = await app.request("/later", { headers: { accept: "text/html" } });
+    expect(await res.json()).toEqual({ later: true });
+    const post = await app.request("/", { method: "POST" });
+    expect(post.status).toBe(404);
+  });
 
   it("caches hashed assets for a year and sends them gzipped when asked", async () => {
     const res = await api.app.request("/assets/app-1a2b3c.js", {
@@ -101,6 +121,8 @@ describe("the web console without a build", () => {
     try {
       const root = await api.call("GET", "/");
       expect(root.status).toBe(503);
+      const page = await api.call("GET", "/events", { headers: { accept: "text/html" } });
+      expect(page.status).toBe(503);
       expect(root.body).toEqual({
         statusCode: 503,
         message:

@@ -1,5 +1,5 @@
 import { UnavailableError } from "@hookflow/domain";
-import type { Context } from "hono";
+import type { Context, NotFoundHandler } from "hono";
 import type { ConsoleAsset, ConsoleAssets } from "./console-assets.js";
 
 /**
@@ -24,10 +24,16 @@ function isReserved(path: string): boolean {
   return path === "/api" || path.startsWith("/api/") || path === "/metrics";
 }
 
-/** A client route of the single-page app: no file extension in its last segment. */
-function isClientRoute(path: string): boolean {
+/**
+ * A client route of the single-page app: a page a browser navigates to (it asks for HTML), with
+ * no file extension in its last segment. API clients asking for anything else keep the JSON 404
+ * of an unknown route.
+ */
+function isClientRoute(c: Context): boolean {
+  const path = c.req.path;
   const last = path.slice(path.lastIndexOf("/") + 1);
-  return !last.includes(".");
+  if (last.includes(".")) return false;
+  return path === "/" || (c.req.header("accept") ?? "").includes("text/html");
 }
 
 function send(c: Context, asset: ConsoleAsset): Response {
@@ -51,21 +57,24 @@ function send(c: Context, asset: ConsoleAsset): Response {
 }
 
 /**
- * Serves the built console at `/`: its files by path, `index.html` for every other client route
- * (the app routes in the browser). `/api/*` and `/metrics` are never answered here.
+ * The api's not-found handler with the console behind it: a GET or HEAD that no route answered
+ * gets the console's file of that path, or `index.html` for a client route (the app routes in
+ * the browser). `/api/*`, `/metrics` and everything else keep the JSON 404 of `notFound`. As a
+ * not-found handler it never shadows a route, whenever that route is registered.
  */
-export function serveConsole(assets: ConsoleAssets) {
-  return (c: Context) => {
+export function serveConsole(assets: ConsoleAssets, notFound: NotFoundHandler): NotFoundHandler {
+  return (c) => {
     const path = c.req.path;
-    if (assets.state === "off" || isReserved(path)) return c.notFound();
+    const read = c.req.method === "GET" || c.req.method === "HEAD";
+    if (!read || assets.state === "off" || isReserved(path)) return notFound(c);
     if (assets.state === "missing") {
-      if (!isClientRoute(path) && path !== "/") return c.notFound();
+      if (!isClientRoute(c)) return notFound(c);
       throw new UnavailableError(
         "The web console is not built: run `pnpm build` (or set DASHBOARD_DIR to a built console)",
       );
     }
     const file = assets.files.get(path === "/" ? "/index.html" : path);
     if (file) return send(c, file);
-    return isClientRoute(path) ? send(c, assets.index) : c.notFound();
+    return isClientRoute(c) ? send(c, assets.index) : notFound(c);
   };
 }
