@@ -147,7 +147,7 @@ describe("web console in a real browser", () => {
     // Keyboard: focus the edge and press Enter to select it.
     await page.locator(`[data-id="${transform?.id}->${validator?.id}"]`).focus();
     await page.keyboard.press("Enter");
-    await page.getByRole("button", { name: "Disconnect" }).click();
+    await page.getByRole("button", { name: "Disconnect", exact: true }).click();
     const validatorInputs = async (ok: (inputs: Rec["inputNodes"]) => boolean) =>
       waitUntil(async () => {
         const path = `/api/schema-validators/${validator?.id}`;
@@ -230,6 +230,10 @@ describe("web console in a real browser", () => {
     expect(await path.getByText("passed").count()).toBeGreaterThanOrEqual(3);
     await page.locator(".flow-node.result-passed").first().waitFor();
     await ui.screenshot("06-time-travel");
+    // The webhook's charts count both delivered events.
+    await page.goto(`/webhooks/${webhookId}`);
+    await page.getByRole("img", { name: /^Events over time: delivered 2, failed 0/ }).waitFor();
+    await ui.screenshot("06b-webhook-stats");
   }, 60_000);
 
   it("approves a parked event from the approvals inbox", async () => {

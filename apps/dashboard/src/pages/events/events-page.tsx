@@ -169,7 +169,7 @@ export function EventsPage() {
                 </div>
                 <div className="spread" style={{ marginTop: "0.8rem" }}>
                   <span className="muted small">
-                    {page.total} events · page {page.page} of{" "}
+                    {page.total} {page.total === 1 ? "event" : "events"} · page {page.page} of{" "}
                     {Math.max(1, Math.ceil(page.total / page.limit))}
                   </span>
                   <div className="actions">
