@@ -90,7 +90,7 @@ export function WebhookStats({ webhookId }: { webhookId: string }) {
         </div>
         <div className="stat">
           <span className="label">Latency avg / p95 / p99</span>
-          <span className="value small">
+          <span className="value compact">
             {latency.data && stats.data && stats.data.total > 0
               ? `${formatMs(latency.data.avg)} / ${formatMs(latency.data.p95)} / ${formatMs(latency.data.p99)}`
               : "—"}
