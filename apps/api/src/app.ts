@@ -1,6 +1,7 @@
 import { liveApiKeyListsOrigin } from "@hookflow/db";
 import { createErrorHandler, notFoundHandler, observeHttp } from "@hookflow/observability";
 import { authenticate } from "./auth/authenticate.js";
+import { serveConsole } from "./console/serve-console.js";
 import { type ApiApp, newApiApp } from "./http/api-app.js";
 import { apiRateLimit } from "./http/api-rate-limit.js";
 import { bodyLimit, PUBLIC_BODY_LIMIT_BYTES } from "./http/body-limit.js";
@@ -24,7 +25,8 @@ import type { ApiServices } from "./services.js";
 export function createApiApp(services: ApiServices): ApiApp {
   const app = newApiApp();
   app.onError(createErrorHandler(services.logger));
-  app.notFound(notFoundHandler);
+  // Paths no route answers: the web console's files and client routes, else the JSON 404.
+  app.notFound(serveConsole(services.console, notFoundHandler));
   app.use("*", observeHttp({ role: "api", logger: services.logger, metrics: services.metrics }));
 
   const db = services.db.db;

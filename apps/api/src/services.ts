@@ -33,6 +33,9 @@ import { createPasswordHasher, type PasswordHasher } from "./identity/password-h
 /** Password hashes running at once per api process (128 MiB of memory each). */
 const PASSWORD_HASH_CONCURRENCY = 2;
 
+import { type ConsoleAssets, loadConsoleAssets } from "./console/console-assets.js";
+import { locateConsole } from "./console/locate-console.js";
+
 export interface ApiServices {
   config: HookflowConfig;
   db: DbHandle;
@@ -61,6 +64,8 @@ export interface ApiServices {
   transformPort: () => TransformPort;
   /** The schema validators' off-loop pattern matching, on the same runner. */
   patternPort: () => PatternPort;
+  /** The built web console served at `/` (read once here), or why there is none. */
+  console: ConsoleAssets;
   close: () => Promise<void>;
 }
 
@@ -106,8 +111,16 @@ export function buildApiServices(options: BuildApiServicesOptions): ApiServices 
     match: (checks) => transformRunner().runner.matchPatterns(checks),
   });
   const keys = redisKeys(config.redisPrefix);
+  const webConsole = loadConsoleAssets(locateConsole(config.dashboardDir));
+  if (webConsole.state === "missing") {
+    logger.warn(
+      { dir: webConsole.dir, reason: webConsole.reason },
+      "web console not built: `/` answers 503 until `pnpm build` builds apps/dashboard",
+    );
+  }
   return {
     config,
+    console: webConsole,
     db,
     redis,
     keys,

@@ -24,6 +24,9 @@ const SAMPLE_PATHS = [
   "/api/auth/login",
   "/metrics",
   "/",
+  // The web console, served by the api role: its client routes and hashed assets.
+  "/webhooks/wh_01J/canvas",
+  "/assets/index-1a2b3c.js",
 ];
 
 interface ComposeService {

@@ -101,5 +101,7 @@ export const RawEnv = z.object({
     .default(9464),
   METRICS_HOST: z.string().min(1).default("127.0.0.1"),
   METRICS_TOKEN: unsetWhenEmpty(z.string().min(16, "at least 16 characters").optional()),
+  /** The built web console the api serves at `/`: unset = the bundled build, `off` = none. */
+  DASHBOARD_DIR: unsetWhenEmpty(z.string().min(1).optional()),
 });
 export type RawEnv = z.infer<typeof RawEnv>;

@@ -54,6 +54,11 @@ export interface HookflowConfig {
    * `METRICS_PORT=off`. With `token` set, scrapes need `Authorization: Bearer <token>`.
    */
   metrics: { port: number; host: string; token: string | null } | null;
+  /**
+   * The web console the api serves at `/`: `bundled` is the build of `@hookflow/dashboard` next
+   * to the api, `off` serves none, a string is a folder holding a built console.
+   */
+  dashboardDir: "bundled" | "off" | string;
   /** Things the operator should hear about at boot (generated secrets and the like). */
   warnings: string[];
 }
@@ -173,6 +178,7 @@ export function loadConfig(env: Record<string, string | undefined>): HookflowCon
       raw.METRICS_PORT === "off"
         ? null
         : { port: raw.METRICS_PORT, host: raw.METRICS_HOST, token: raw.METRICS_TOKEN ?? null },
+    dashboardDir: raw.DASHBOARD_DIR ?? "bundled",
     warnings,
   };
 }

@@ -391,6 +391,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/events/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Deliveries, failures and latency over time
+         * @description Splits [from, to) into `buckets` equal buckets (every bucket is listed, empty ones with zeros and null latencies): events created in each by their status now, and the p50, p95 and p99 latency (ms, one decimal) of the successful attempts made in each. Defaults: the last 24 hours in 24 buckets. At most 92 days and 200 buckets (else 400). Needs events:read.
+         */
+        get: operations["getEventTimeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/events/replay-all": {
         parameters: {
             query?: never;
@@ -1435,6 +1455,25 @@ export interface components {
             p95: number;
             /** @description 99th percentile (continuous) in ms */
             p99: number;
+        };
+        EventTimeline: {
+            from: string;
+            to: string;
+            bucketSeconds: number;
+            buckets: {
+                /** @description Start of the bucket (ISO 8601) */
+                start: string;
+                /** @description Events created in the bucket */
+                total: number;
+                /** @description Of those, delivered by now */
+                delivered: number;
+                /** @description Of those, failed by now */
+                failed: number;
+                /** @description Median latency (ms) of successful attempts */
+                p50: number | null;
+                p95: number | null;
+                p99: number | null;
+            }[];
         };
         Event: components["schemas"]["EventSummary"] & {
             /** @description The payload as received (any JSON value); a body nested more than 1000 levels deep, which the node graph refuses, is given as its text */
@@ -4318,6 +4357,105 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["DeliveryLatency"];
+                };
+            };
+            /** @description Invalid request; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Event or webhook of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No such event or webhook */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    getEventTimeline: {
+        parameters: {
+            query?: {
+                /** @description Only this webhook (404 unknown, 403 another owner's) */
+                webhookId?: string;
+                from?: string;
+                to?: string;
+                buckets?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Timeline */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventTimeline"];
                 };
             };
             /** @description Invalid request; the message names the field */

@@ -49,6 +49,7 @@ export async function buildStaticOpenApiDocument(): Promise<OpenApiDocument> {
     fixedWindow: inert("fixedWindow"),
     transformPort: () => inert("transformPort"),
     patternPort: () => inert("patternPort"),
+    console: { state: "off" },
     close: async () => {},
   };
   const app = createApiApp(services);

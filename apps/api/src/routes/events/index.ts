@@ -12,6 +12,7 @@ import { registerReplayAllEvents } from "./replay-all.js";
 import { registerEventStats } from "./stats.js";
 import { registerTestWebhook } from "./test-webhook.js";
 import { registerTimeTravel } from "./time-travel.js";
+import { registerEventTimeline } from "./timeline.js";
 import { registerEventTypes } from "./types.js";
 
 /** The events API (issue 3 item 4; decisions.md sections 3 and 4). */
@@ -21,6 +22,7 @@ export function registerEventRoutes(app: ApiApp, services: ApiServices): void {
   registerEventTypes(app, services);
   registerEventStats(app, services);
   registerEventLatency(app, services);
+  registerEventTimeline(app, services);
   registerReplayAllEvents(app, services);
   registerGetEvent(app, services);
   registerEventDeliveries(app, services);
