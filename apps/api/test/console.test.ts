@@ -97,7 +97,7 @@ describe("the web console at /", () => {
 
   it.each([
     ["/assets/missing-0000.js", "Route GET /assets/missing-0000.js not found"],
-    ["/api/no-such-route", "Missing bearer token"],
+    ["/api/no-such-route", "Route GET /api/no-such-route not found"],
     ["/metrics", "Route GET /metrics not found"],
   ])("leaves %s to the api's JSON answers", async (path, message) => {
     const res = await api.app.request(path);
