@@ -23,8 +23,8 @@ export async function startWorker(services: WorkerServices): Promise<RunningWork
       queue.on("error", (error) => services.logger.warn({ err: error }, "queue error"));
     }
   }
-  const workers = startLaneWorkers(services);
-  await Promise.all(workers.map((worker) => worker.waitUntilReady()));
+  const lanes = startLaneWorkers(services);
+  await Promise.all([...lanes.workers.values()].map((worker) => worker.waitUntilReady()));
   const sweeper = startSweeper({
     db: services.db.db,
     queues: services.queues,
@@ -38,7 +38,7 @@ export async function startWorker(services: WorkerServices): Promise<RunningWork
     approvals: { graphs: services.pipeline.graphs, notifier: services.pipeline.approvals },
   });
   services.logger.info(
-    { concurrency: services.config.workerConcurrency, lanes: workers.length },
+    { concurrency: services.config.workerConcurrency, lanes: lanes.workers.size },
     "worker started",
   );
   let closing: Promise<void> | undefined;
@@ -47,7 +47,7 @@ export async function startWorker(services: WorkerServices): Promise<RunningWork
     close: () => {
       closing ??= (async () => {
         await sweeper.stop();
-        await Promise.all(workers.map((worker) => worker.close()));
+        await lanes.close();
       })();
       return closing;
     },

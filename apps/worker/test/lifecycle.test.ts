@@ -7,7 +7,6 @@ let h: WorkerHarness;
 let receiver: Receiver;
 
 beforeAll(async () => {
-  // 5 slots: lane 1 gets 2, lanes 3 and 5 get 1 each (serial, so arrival order is observable).
   h = await startWorkerHarness({ WORKER_CONCURRENCY: "5" }, { intervalMs: 250, graceMs: 250 });
   receiver = await startReceiver();
 });
@@ -29,13 +28,30 @@ async function waitUntil(check: () => Promise<boolean>, timeoutMs = 15_000): Pro
   }
 }
 
-async function jobGone(priority: number, eventId: string): Promise<boolean> {
-  const queue = h.services.queues.get(priority as Priority);
+async function jobGone(
+  harness: WorkerHarness,
+  priority: number,
+  eventId: string,
+): Promise<boolean> {
+  const queue = harness.services.queues.get(priority as Priority);
   return (await queue?.getJob(eventId)) === undefined;
 }
 
 describe("inactive webhooks and the sweeper", () => {
   it("holds events of an inactive webhook and delivers them in arrival order once it is active", async () => {
+    // One slot: deliveries are serial, so the order they start in is the order they arrive in.
+    const serial = await startWorkerHarness(
+      { WORKER_CONCURRENCY: "1" },
+      { intervalMs: 250, graceMs: 250 },
+    );
+    try {
+      await deliversHeldEventsInOrder(serial);
+    } finally {
+      await serial.close();
+    }
+  });
+
+  async function deliversHeldEventsInOrder(h: WorkerHarness): Promise<void> {
     receiver.respondWith(() => ({ status: 200 }));
     const webhook = await h.createWebhook({
       targetUrl: `${receiver.url}/inactive`,
@@ -49,7 +65,7 @@ describe("inactive webhooks and the sweeper", () => {
       created.push(id);
     }
     // Every job ran and finished without delivering.
-    for (const id of created) await waitUntil(() => jobGone(3, id));
+    for (const id of created) await waitUntil(() => jobGone(h, 3, id));
     for (const id of created) expect((await h.event(id)).status).toBe("pending");
     expect(requestsTo("/inactive")).toHaveLength(0);
 
@@ -61,7 +77,7 @@ describe("inactive webhooks and the sweeper", () => {
     for (const id of created) await h.waitForStatus(id, "delivered");
     const order = requestsTo("/inactive").map((r) => r.headers["x-hookflow-event-id"]);
     expect(order).toEqual(created);
-  });
+  }
 
   it("re-enqueues an event whose job Redis lost and delivers it exactly once", async () => {
     receiver.respondWith(() => ({ status: 200 }));
@@ -104,15 +120,26 @@ describe("inactive webhooks and the sweeper", () => {
 });
 
 describe("priority lanes", () => {
-  it("finishes priority-1 events ahead of a priority-5 backlog enqueued before them", async () => {
+  /** A harness of its own: its lane worker is stopped while a test builds its backlog. */
+  let lanes: WorkerHarness;
+  beforeAll(async () => {
+    lanes = await startWorkerHarness({ WORKER_CONCURRENCY: "6" });
+  });
+  afterAll(async () => {
+    await lanes.close();
+  });
+
+  it("with a backlog in two lanes, delivers priority 1 ahead of a priority-5 backlog enqueued first", async () => {
     receiver.respondWith(() => ({ status: 200, delayMs: 40 }));
-    const low = await h.createWebhook({ targetUrl: `${receiver.url}/lane`, priority: 5 });
-    const high = await h.createWebhook({ targetUrl: `${receiver.url}/lane`, priority: 1 });
+    const low = await lanes.createWebhook({ targetUrl: `${receiver.url}/lane`, priority: 5 });
+    const high = await lanes.createWebhook({ targetUrl: `${receiver.url}/lane`, priority: 1 });
+    await lanes.worker.close();
     const lowIds = new Set<string>();
     const highIds = new Set<string>();
-    for (let i = 0; i < 20; i++) lowIds.add((await h.createEvent(low)).id);
-    for (let i = 0; i < 20; i++) highIds.add((await h.createEvent(high)).id);
-    for (const id of [...lowIds, ...highIds]) await h.waitForStatus(id, "delivered", 30_000);
+    for (let i = 0; i < 20; i++) lowIds.add((await lanes.createEvent(low)).id);
+    for (let i = 0; i < 20; i++) highIds.add((await lanes.createEvent(high)).id);
+    await lanes.restartWorker();
+    for (const id of [...lowIds, ...highIds]) await lanes.waitForStatus(id, "delivered", 30_000);
     const order = requestsTo("/lane").map((r) => String(r.headers["x-hookflow-event-id"]));
     const rank = (ids: Set<string>) => {
       const ranks = order.flatMap((id, index) => (ids.has(id) ? [index] : []));
@@ -122,6 +149,29 @@ describe("priority lanes", () => {
     const lastHigh = Math.max(...order.flatMap((id, i) => (highIds.has(id) ? [i] : [])));
     const lastLow = Math.max(...order.flatMap((id, i) => (lowIds.has(id) ? [i] : [])));
     expect(lastHigh).toBeLessThan(lastLow);
+  });
+
+  it("lends the idle lanes' slots to a lone backlog (work-conserving)", async () => {
+    // 6 slots: lane 3's fixed share would be 1; alone with work it gets all of them.
+    let inFlight = 0;
+    let most = 0;
+    receiver.respondWith((r) => {
+      if (r.path !== "/conserving") return { status: 200 };
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      setTimeout(() => {
+        inFlight -= 1;
+      }, 1_500);
+      return { status: 200, delayMs: 1_500 };
+    });
+    const webhook = await lanes.createWebhook({
+      targetUrl: `${receiver.url}/conserving`,
+      priority: 3,
+    });
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) ids.push((await lanes.createEvent(webhook)).id);
+    await waitUntil(async () => most >= 5, 20_000);
+    for (const id of ids) await lanes.waitForStatus(id, "delivered", 30_000);
   });
 });
 

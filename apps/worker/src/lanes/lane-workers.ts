@@ -9,23 +9,47 @@ import {
 import { DelayedError, type Job, UnrecoverableError, Worker } from "bullmq";
 import { processDelivery } from "../delivery/process-delivery.js";
 import type { WorkerServices } from "../services.js";
+import { type LaneScheduler, startLaneScheduler } from "./lane-scheduler.js";
 import { laneTiming } from "./lane-timing.js";
 
-/** How many jobs of `lane` one worker process runs at once. */
+/** How many jobs of `lane` one worker process runs at once before the scheduler's first tick. */
 export function laneConcurrency(total: number, lane: Priority): number {
   return Math.max(1, Math.round(total * LANE_WEIGHTS[lane]));
 }
 
+export interface LaneWorkers {
+  workers: ReadonlyMap<Priority, Worker<DeliverJobData>>;
+  scheduler: LaneScheduler;
+  close: () => Promise<void>;
+}
+
 /**
- * One BullMQ worker per priority lane, each with its own share of the concurrency, so a backlog in
- * a low lane never delays priority 1 and no lane starves.
+ * One BullMQ worker per priority lane; the lane scheduler sets each one's concurrency to its share
+ * of `WORKER_CONCURRENCY` every tick (work-conserving: idle lanes lend their slots; with work in
+ * every lane, priority 1 gets the largest share), so a backlog in a low lane never delays
+ * priority 1, no lane starves, and no slot idles while work waits.
  */
-export function startLaneWorkers(services: WorkerServices): Worker<DeliverJobData>[] {
+export function startLaneWorkers(services: WorkerServices): LaneWorkers {
   const { config, bullConnection, keys, logger, workerMetrics } = services;
   const timing = laneTiming(config);
-  return PRIORITIES.map((lane) => {
+  const workers = new Map<Priority, Worker<DeliverJobData>>();
+  const scheduler = startLaneScheduler({
+    workers,
+    queues: services.queues,
+    total: config.workerConcurrency,
+    logger,
+  });
+  for (const lane of PRIORITIES) {
     const name = deliveryQueueName(lane);
     const processor = async (job: Job<DeliverJobData>, token?: string): Promise<void> => {
+      const finished = scheduler.started(lane);
+      try {
+        await processJob(job, token);
+      } finally {
+        finished();
+      }
+    };
+    const processJob = async (job: Job<DeliverJobData>, token?: string): Promise<void> => {
       const data = DeliverJobData.parse(job.data);
       const started = performance.now();
       const result = await withSpan(
@@ -80,6 +104,14 @@ export function startLaneWorkers(services: WorkerServices): Worker<DeliverJobDat
         "delivery job crashed; BullMQ will retry it",
       );
     });
-    return worker;
-  });
+    workers.set(lane, worker);
+  }
+  return {
+    workers,
+    scheduler,
+    close: async () => {
+      scheduler.stop();
+      await Promise.all([...workers.values()].map((worker) => worker.close()));
+    },
+  };
 }
