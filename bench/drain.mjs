@@ -16,6 +16,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { counts } from "./lib/accounting.mjs";
 import { peak } from "./lib/drivers.mjs";
+import { HOOKFLOW_NODE_FLAGS } from "./lib/hookflow-node-flags.mjs";
 import { backendPids, startPrivateRedis } from "./lib/private-redis.mjs";
 import { cpuPerItem, snapshotCpu } from "./lib/process-cpu.mjs";
 import { peakRssMb, startProcess, stopProcess } from "./lib/processes.mjs";
@@ -117,7 +118,7 @@ async function hookflowRound(ctx) {
   await receiver.reset();
   const worker = await startProcess({
     name: "worker",
-    args: [...profArgs, CLI, "start", "--role", "worker"],
+    args: [...HOOKFLOW_NODE_FLAGS, ...profArgs, CLI, "start", "--role", "worker"],
     env: { ...env, PORT: String(PORTS.worker) },
     healthUrl: `http://127.0.0.1:${PORTS.worker}/api/health`,
     cwd: ROOT,
@@ -208,7 +209,7 @@ async function main() {
   const seeded = await seedWebhooks({ cli: CLI, env, dbUrl, run, receiverUrl, signedBody: body });
   const ingress = await startProcess({
     name: "ingress",
-    args: [CLI, "start", "--role", "ingress"],
+    args: [...HOOKFLOW_NODE_FLAGS, CLI, "start", "--role", "ingress"],
     env: { ...env, PORT: String(PORTS.ingress) },
     healthUrl: `http://127.0.0.1:${PORTS.ingress}/api/health`,
     cwd: ROOT,

@@ -27,6 +27,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { balance, counts, isSettled, waitArrivals, waitSettled } from "./lib/accounting.mjs";
 import { inChild } from "./lib/drivers.mjs";
+import { HOOKFLOW_NODE_FLAGS } from "./lib/hookflow-node-flags.mjs";
 import { cpuPerItem, snapshotCpu } from "./lib/process-cpu.mjs";
 import { startProcess, stopProcess } from "./lib/processes.mjs";
 import { startReceiver } from "./lib/receiver-control.mjs";
@@ -198,7 +199,7 @@ async function main() {
   try {
     const ingress = await startProcess({
       name: "ingress",
-      args: [CLI, "start", "--role", "ingress"],
+      args: [...HOOKFLOW_NODE_FLAGS, CLI, "start", "--role", "ingress"],
       env: { ...env, PORT: String(PORTS.ingress) },
       healthUrl: `http://127.0.0.1:${PORTS.ingress}/api/health`,
       cwd: ROOT,
@@ -207,7 +208,7 @@ async function main() {
     const startWorker = () =>
       startProcess({
         name: "worker",
-        args: [...PROFILE_ARGS, CLI, "start", "--role", "worker"],
+        args: [...HOOKFLOW_NODE_FLAGS, ...PROFILE_ARGS, CLI, "start", "--role", "worker"],
         env: { ...env, PORT: String(PORTS.worker) },
         healthUrl: `http://127.0.0.1:${PORTS.worker}/api/health`,
         cwd: ROOT,

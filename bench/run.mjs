@@ -19,6 +19,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { balance, counts } from "./lib/accounting.mjs";
 import { inChild, peak, peakDriverName } from "./lib/drivers.mjs";
+import { HOOKFLOW_NODE_FLAGS } from "./lib/hookflow-node-flags.mjs";
 import { peakRssMb, startProcess, stopProcess } from "./lib/processes.mjs";
 import { startReceiver } from "./lib/receiver-control.mjs";
 import { printSummary } from "./lib/report.mjs";
@@ -103,7 +104,7 @@ const post = (url, webhook, extra = {}) => ({
 const app = (name, role, port) =>
   startProcess({
     name,
-    args: [...profArgs, CLI, "start", "--role", role],
+    args: [...HOOKFLOW_NODE_FLAGS, ...profArgs, CLI, "start", "--role", role],
     env: { ...env, PORT: String(port) },
     healthUrl: `http://127.0.0.1:${port}/api/health`,
     cwd: ROOT,

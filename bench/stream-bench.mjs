@@ -20,6 +20,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import postgres from "postgres";
+import { HOOKFLOW_NODE_FLAGS } from "./lib/hookflow-node-flags.mjs";
 import { startProcess, stopProcess } from "./lib/processes.mjs";
 import { fmt, summarize } from "./lib/stats.mjs";
 
@@ -240,7 +241,7 @@ async function main() {
   const publisher = createStepPublisher({ redis, keys });
   const proc = await startProcess({
     name: "stream",
-    args: [CLI, "start", "--role", "stream"],
+    args: [...HOOKFLOW_NODE_FLAGS, CLI, "start", "--role", "stream"],
     env: {
       NODE_ENV: "production",
       PORT: String(PORT),

@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { parse, parseAllDocuments } from "yaml";
 import { parseStartArgs, ROLES } from "../src/commands/start-args.js";
 import { type RouteTarget, routeOf } from "../src/compose-fetch.js";
+import { NODE_FLAGS } from "../src/node-flags.js";
 
 // No Docker engine or cluster runs in CI: these checks read the deploy files the way Compose,
 // Caddy and Kubernetes would and hold them to what the CLI actually accepts and routes.
@@ -170,6 +171,16 @@ describe("docker/Caddyfile", () => {
   });
 });
 
+describe("node flags", () => {
+  it("start every Hookflow process the workspace launches with the same V8 flags", () => {
+    const scripts = (JSON.parse(read("package.json")) as { scripts: Record<string, string> })
+      .scripts;
+    for (const name of ["start", "hookflow"]) {
+      expect(scripts[name]).toContain(`node ${NODE_FLAGS.join(" ")} apps/cli/dist/main.js`);
+    }
+  });
+});
+
 describe("docker/Dockerfile", () => {
   const dockerfile = read("docker/Dockerfile");
   const stages = dockerfile.split(/^FROM\s/m).slice(1);
@@ -186,7 +197,8 @@ describe("docker/Dockerfile", () => {
     expect(user).toBeDefined();
     expect(["root", "0", "0:0"]).not.toContain(user);
     expect(runtime).toMatch(/NODE_ENV=production/);
-    expect(runtime).toMatch(/^ENTRYPOINT \["node", "dist\/main.js"\]$/m);
+    const flags = NODE_FLAGS.map((flag) => `"${flag}", `).join("");
+    expect(runtime).toContain(`ENTRYPOINT ["node", ${flags}"dist/main.js"]`);
     expect(runtime).toMatch(/^CMD \["start"\]$/m);
     expect(runtime).toMatch(/^HEALTHCHECK[\s\S]*\/api\/health/m);
   });
