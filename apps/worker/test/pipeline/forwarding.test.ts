@@ -76,7 +76,14 @@ describe("one request cannot become millions", () => {
     expect(settled).toHaveLength(100);
     // 10 forwards from the root, 10 from each of its 10 children, 10 from each of the 90
     // grandchildren that fit: 1010 asked, 100 granted.
-    const blocked = await blockedForwards([id, ...settled.map((r) => r.id)]);
+    // Steps are recorded in their own batches, which may land just after the statuses.
+    const blocked = await waitUntil(
+      async () => {
+        const rows = await blockedForwards([id, ...settled.map((r) => r.id)]);
+        return rows.length >= 910 ? rows : undefined;
+      },
+      { timeoutMs: 30_000 },
+    );
     expect(blocked).toHaveLength(910);
     expect(blocked[0]?.error).toBe(
       `forward to ${blocked[0]?.node_id} blocked: at most 100 events may descend from one ` +
