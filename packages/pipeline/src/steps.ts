@@ -1,3 +1,4 @@
+import { FINAL_STATUSES, type FinalStatus } from "@hookflow/domain";
 import { z } from "zod";
 
 /** Step statuses (decisions.md section 4): `running`, then exactly one of the other three. */
@@ -25,8 +26,8 @@ export const PipelineStep = z.object({
 export type PipelineStep = z.infer<typeof PipelineStep>;
 
 /** Final statuses an event's pipeline can settle in. */
-export const SETTLED_STATUSES = ["delivered", "failed", "filtered", "cancelled"] as const;
-export type SettledStatus = (typeof SETTLED_STATUSES)[number];
+export const SETTLED_STATUSES = FINAL_STATUSES;
+export type SettledStatus = FinalStatus;
 
 /** syncStatus values of the spec: 200 delivered, 422 validation failed, 502 failed, 408 timeout. */
 export type SyncStatus = 200 | 422 | 502 | 408;
