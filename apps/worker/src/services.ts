@@ -33,7 +33,7 @@ import { createStepReporter, type StepReporter } from "./steps/step-reporter.js"
 import type { SweeperOptions } from "./sweeper/sweeper.js";
 import { createWebhookCache, type WebhookCache } from "./webhooks/webhook-cache.js";
 
-export type Tracer = ReturnType<typeof getTracer>;
+type Tracer = ReturnType<typeof getTracer>;
 
 export interface WorkerServices {
   config: HookflowConfig;
