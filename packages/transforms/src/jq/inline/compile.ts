@@ -1,8 +1,8 @@
-// Compiles the subset's AST into closures (no generated code): a `Filter` per node answers the
-// list of its outputs, in jq's order (for `a + b` the outputs of `b` are the outer loop, for
-// `.[k]` the keys, for objects the first entry). Lists are computed whole: work jq would skip
-// after the program's first output is done anyway (bounded by the budget), and an error there
-// only makes the run give way. `and`, `or`, `//` evaluate their right side only when jq does.
+// Compiles the subset's AST into closures (no generated code): a `Filter` per node answers the list
+// of its outputs in jq's order (for `a + b` the outputs of `b` are the outer loop, for `.[k]` the
+// keys, for objects the first entry). Lists are computed whole: work jq skips after the first
+// output is done too (within the budget) and an error there makes the run give way (never wrong).
+// `and`, `or` and `//` evaluate their right side only when jq does.
 import type { Ast, Builtin } from "./ast.js";
 import { Unsupported } from "./lexer.js";
 import { BINARY, indexValue, keysOf, lengthOf, NONE, negate, valuesOf } from "./operators.js";
@@ -17,15 +17,22 @@ export function compileProgram(ast: Ast): Filter {
   return compile(ast, []);
 }
 
+/** Every node's evaluation is a unit of the run's budget (work on big values costs more). */
 function compile(ast: Ast, scope: readonly string[]): Filter {
+  const filter = compileNode(ast, scope);
+  return (input, env) => {
+    charge(1);
+    return filter(input, env);
+  };
+}
+
+function compileNode(ast: Ast, scope: readonly string[]): Filter {
   const sub = (node: Ast) => compile(node, scope);
   switch (ast.k) {
     case "identity":
       return (input) => [input];
-    case "literal": {
-      const value = ast.value;
-      return () => [value];
-    }
+    case "literal":
+      return () => [ast.value];
     case "var": {
       const slot = scope.lastIndexOf(ast.name);
       if (slot < 0) throw new Unsupported(`$${ast.name}`);
@@ -58,10 +65,7 @@ function compile(ast: Ast, scope: readonly string[]): Filter {
     }
     case "comma": {
       const [left, right] = [sub(ast.left), sub(ast.right)];
-      return (input, env) => {
-        charge(1);
-        return left(input, env).concat(right(input, env));
-      };
+      return (input, env) => left(input, env).concat(right(input, env));
     }
     case "binary": {
       const [left, right, op] = [sub(ast.left), sub(ast.right), BINARY[ast.op]];
@@ -90,11 +94,7 @@ function compile(ast: Ast, scope: readonly string[]): Filter {
     case "bind": {
       const source = sub(ast.source);
       const body = compile(ast.body, [...scope, ast.name]);
-      return (input, env) =>
-        flatMap(source(input, env), (value) => {
-          charge(env.length + 1);
-          return body(input, [...env, value]);
-        });
+      return (input, env) => flatMap(source(input, env), (value) => body(input, [...env, value]));
     }
     case "call":
       return compileCall(ast.name, ast.arg ? sub(ast.arg) : () => []);
@@ -124,12 +124,13 @@ function compileObject(entries: readonly [key: Filter | string, value: Filter][]
         for (const object of objects) object[key] = values[0] as Json;
         continue;
       }
+      const names = typeof key === "string" ? [key] : key(input, env);
+      charge(objects.length * names.length * values.length * entries.length);
       const pairs: [string, Json][] = [];
-      for (const name of typeof key === "string" ? [key] : key(input, env)) {
+      for (const name of names) {
         if (typeof name !== "string") giveWay("object key is not a string");
         for (const item of values) pairs.push([checkKey(name), item]);
       }
-      charge(objects.length * pairs.length * entries.length);
       objects = flatMap(objects, (object) => pairs.map(([k, v]) => ({ ...object, [k]: v })));
     }
     return objects;

@@ -87,7 +87,8 @@ export function negate(value: Json): Json {
 export function lengthOf(value: Json): Json {
   if (value === null || typeof value === "boolean") return value === null ? 0 : giveWay("length");
   if (typeof value === "number") return Math.abs(value);
-  if (typeof value === "object") return Object.keys(value).length;
+  if (Array.isArray(value)) return value.length;
+  if (typeof value === "object") return sortedKeys(value).length;
   charge(value.length >>> 6);
   let codePoints = 0;
   for (const _ of value) codePoints++;

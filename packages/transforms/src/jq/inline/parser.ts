@@ -1,10 +1,9 @@
-// A parser for the inline subset of the jq grammar (jq 1.8.2's precedences):
-//   '|' (right) < ',' < '//' (right) < 'or' < 'and' < '==' '!=' '<' '<=' '>' '>=' (none)
-//   < '+' '-' < '*' '/' '%' < prefix '-' (on a term) < postfix '.a' '[i]' '[]' '?'.
-// `E as $x | body` takes as E everything tighter than ',' (jq 1.8.2: `1 + 2 as $x | $x` binds 3).
-// An object value is an expression without ',' or `as`. Anything else (assignments, `if`,
-// `reduce`, `def`, `try`, slices, patterns, other builtins) and anything jq would reject is
-// `Unsupported`, so that jq answers (or reports it).
+// A parser for the inline subset of jq's grammar, with jq 1.8.2's precedences: '|' (right) < ','
+// < '//' (right) < 'or' < 'and' < comparisons (not chained) < '+' '-' < '*' '/' '%' < prefix '-'
+// (on a term) < postfix '.a' '[i]' '[]' '?'. `E as $x | body` takes as E everything tighter than
+// ',' (`1 + 2 as $x | $x` binds 3); an object value is an expression without ',' or `as`.
+// Anything else (assignments, `if`, `reduce`, `def`, `try`, slices, patterns, other builtins), and
+// anything jq would reject, is `Unsupported`: jq answers (or reports it).
 import type { Ast, BinaryOp, Builtin } from "./ast.js";
 import { type Token, tokenize, Unsupported } from "./lexer.js";
 

@@ -51,6 +51,7 @@ function rank(value: Json): number {
 
 /** jq orders strings by code point; UTF-16 order differs only past U+D7FF, left to jq. */
 function compareStrings(a: string, b: string): number {
+  charge((a.length + b.length) >>> 6);
   if (/[\uD800-\uFFFF]/.test(a) || /[\uD800-\uFFFF]/.test(b)) giveWay("string order");
   return a < b ? -1 : a > b ? 1 : 0;
 }
@@ -78,6 +79,8 @@ export function compare(a: Json, b: Json): number {
 }
 
 export function equal(a: Json, b: Json): boolean {
+  // Equal strings are compared character by character.
+  if (typeof a === "string" && typeof b === "string") charge(a.length >>> 6);
   return a === b || (typeof a === "object" && typeof b === "object" && compare(a, b) === 0);
 }
 
