@@ -15,7 +15,7 @@ export interface InlineJqOptions {
   maxOutputBytes: number;
   /** Inputs above this many characters of JSON text run in jq (off the event loop). */
   maxInputChars: number;
-  /** Work units per run (outputs, iterations, compared values, built length / 64), plus one per input character. */
+  /** Work units per run (see `charge` in values.ts), plus one per input character. */
   budget: number;
   /** Compiled programs kept. */
   cacheSize: number;

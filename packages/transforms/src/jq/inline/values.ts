@@ -24,7 +24,7 @@ export function truthy(value: Json): boolean {
   return value !== null && value !== false;
 }
 
-/** Work left in the current run: outputs, iterations, compared values, built length / 64. */
+/** Work left in the run: node evaluations, iterated elements, compared values, values built. */
 let budget = 0;
 
 export function startRun(units: number): void {
