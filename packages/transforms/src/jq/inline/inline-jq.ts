@@ -21,7 +21,7 @@ export interface InlineJqOptions {
   cacheSize: number;
 }
 
-export const INLINE_JQ_DEFAULTS: InlineJqOptions = {
+const INLINE_JQ_DEFAULTS: InlineJqOptions = {
   maxOutputBytes: 1024 * 1024,
   maxInputChars: 64 * 1024,
   budget: 20_000,
