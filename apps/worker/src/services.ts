@@ -12,14 +12,17 @@ import {
 import {
   closeDeliveryQueues,
   createDeliveryQueues,
+  createScheduleQueue,
   createStepPublisher,
   createWebhookFeedPublisher,
   type DeliveryQueues,
   deliveryQueueName,
   type RedisKeys,
   redisKeys,
+  type ScheduleJobData,
   type WebhookFeedPublisher,
 } from "@hookflow/queue";
+import type { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { type ChangeFeed, createChangeFeed } from "./cache/change-feed.js";
 import { type CircuitBreakerStore, createCircuitBreakerStore } from "./delivery/circuit-store.js";
@@ -50,6 +53,8 @@ export interface WorkerServices {
   workerMetrics: WorkerMetrics;
   tracer: Tracer;
   queues: DeliveryQueues;
+  /** Scheduled workflows' job schedulers (the sweeper restores them from Postgres). */
+  schedules: Queue<ScheduleJobData>;
   webhooks: WebhookCache;
   /** Webhook and graph change announcements, feeding the caches. */
   changes: ChangeFeed;
@@ -118,6 +123,7 @@ export function buildWorkerServices(options: BuildWorkerServicesOptions): Worker
 
   const keys = redisKeys(config.redisPrefix);
   const queues = createDeliveryQueues({ connection: bullConnection, prefix: keys.bullPrefix });
+  const schedules = createScheduleQueue({ connection: bullConnection, prefix: keys.bullPrefix });
   const workerMetrics = createWorkerMetrics(metrics, async () => {
     const rows: Array<{ lane: string; state: string; count: number }> = [];
     for (const [priority, queue] of queues) {
@@ -184,6 +190,7 @@ export function buildWorkerServices(options: BuildWorkerServicesOptions): Worker
     workerMetrics,
     tracer: getTracer("worker"),
     queues,
+    schedules,
     webhooks,
     changes,
     http,
@@ -198,6 +205,7 @@ export function buildWorkerServices(options: BuildWorkerServicesOptions): Worker
       await changes.close();
       await pipeline.close();
       await closeDeliveryQueues(queues);
+      await schedules.close();
       await http.close();
       await breaker.close();
       await steps.flush();

@@ -8,5 +8,6 @@ export * from "./ingress/index.js";
 export * from "./mail/index.js";
 export * from "./parks/index.js";
 export * from "./pipeline-nodes/index.js";
+export * from "./scheduled-workflows/index.js";
 export * from "./steps/index.js";
 export * from "./webhooks/index.js";

@@ -31,12 +31,22 @@ function pick(body: Record<string, unknown>, keys: string[]): Record<string, unk
   return out;
 }
 
+/** A source family (a scheduled workflow) starts events itself: it has no inputs. */
+function checkSourceInputs(key: FamilyKey, inputNodes: readonly InputNode[]): void {
+  if ("source" in FAMILIES[key] && inputNodes.length > 0) {
+    throw new ValidationError(
+      `inputNodes: a ${FAMILIES[key].nodeType} starts events itself and takes no inputs`,
+    );
+  }
+}
+
 /** A create body: `name` required, defaults applied, every field validated (400 naming it). */
 export function parseCreateNode<F extends FamilyKey>(key: F, body: unknown): NodeInput<F> {
   if (!isObject(body)) throw new ValidationError("Request body must be a JSON object");
   const common = Common.safeParse(body);
   if (!common.success) fail(common.error);
   const definition = FAMILIES[key];
+  checkSourceInputs(key, common.data.inputNodes);
   const config = definition.config.safeParse({
     ...definition.defaults,
     ...pick(body, configKeys(key)),
@@ -61,6 +71,7 @@ export function parseUpdateNode<F extends FamilyKey>(
   if (!isObject(body)) throw new ValidationError("Request body must be a JSON object");
   const common = CommonPatch.safeParse(body);
   if (!common.success) fail(common.error);
+  if (common.data.inputNodes) checkSourceInputs(key, common.data.inputNodes);
   const config = FAMILIES[key].config.safeParse({
     ...existing.config,
     ...pick(body, configKeys(key)),

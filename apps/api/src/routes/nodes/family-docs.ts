@@ -71,7 +71,8 @@ export function patchBodySchema(key: FamilyKey) {
     .object({
       name: NodeName.optional(),
       inputNodes: InputNodes.optional(),
-      ...FAMILIES[key].config.partial().shape,
+      // Rebuilt from the shape: zod refuses .partial() on a schema with whole-object refinements.
+      ...z.object(FAMILIES[key].config.shape).partial().shape,
     })
     .openapi(`Update${familyDocs(key).component}Input`);
 }

@@ -10,6 +10,7 @@ import {
 } from "@hookflow/pipeline";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
+import { syncSchedulerAfterWrite } from "../scheduled-workflows/sync-scheduler.js";
 import { checkForwardLimits } from "./check-forward-limits.js";
 import { checkMailRecipients } from "./check-mail-recipients.js";
 import { checkNodeCycle } from "./check-node-cycle.js";
@@ -89,6 +90,7 @@ export function registerUpdateNode(app: ApiApp, services: ApiServices, key: Fami
       return updated;
     });
     await publishGraphChanged(services, [id]);
+    if (key === "scheduledWorkflow") await syncSchedulerAfterWrite(services, id);
     return c.json(toNodeResponse(toPipelineNode(row)), 200);
   });
 }

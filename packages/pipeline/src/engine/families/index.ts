@@ -21,6 +21,8 @@ export const EXECUTORS: { [F in FamilyKey]: NodeExecutor<F> } = {
   merge: mergeExecutor,
   approval: approvalExecutor,
   rateLimiter: rateLimiterExecutor,
+  // A source: its ticks enter a pipeline at the nodes it feeds, so nothing reaches it.
+  scheduledWorkflow: { run: async ({ path }) => ({ kind: "pass", path }) },
 };
 
 export { MERGE_TIMEOUT_SECONDS } from "./merge-node.js";
