@@ -1007,6 +1007,78 @@ export interface paths {
         patch: operations["updateRateLimiterNode"];
         trace?: never;
     };
+    "/api/scheduled-workflows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List scheduled workflows
+         * @description Records of the acting context, newest first: the organization's when the request acts for one (X-Organization-Id or an organization key), else the caller's personal ones. A plain array; the total is in the X-Total-Count header. page defaults to 1, limit to 20 (max 100). Needs canvas:read.
+         */
+        get: operations["listScheduledWorkflows"];
+        put?: never;
+        /**
+         * Create a scheduled workflow
+         * @description name is required; fields with a default may be omitted. Every inputNodes entry and output reference must name an existing webhook or node the caller can see, of the node's own owner (the organization acted for, or the caller's personal space), and the node must not close a cycle (400 naming it). One event may not spread through forwards (router routes, rate-limiter output webhooks) to more than GRAPH_MAX_DESCENDANTS (default 100) events, nor nest forwards deeper than GRAPH_MAX_FORWARD_DEPTH (default 5): 400 naming the limit when the node's own forwards break it, 409 when the node connects existing nodes that do. Lists of mail recipients (notifyEmails) hold at most 10 addresses (MAIL_MAX_RECIPIENTS; 400 naming the field). Unknown fields are ignored. Needs canvas:write.
+         */
+        post: operations["createScheduledWorkflow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/scheduled-workflows/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a scheduled workflow
+         * @description Needs canvas:read.
+         */
+        get: operations["getScheduledWorkflow"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a scheduled workflow
+         * @description Deletes the node and, in the same transaction, removes it from every other node that references it (their inputNodes and output lists), so the graph never holds a dangling edge: nodes fed only by it are left without that input. Needs canvas:write.
+         */
+        delete: operations["deleteScheduledWorkflow"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a scheduled workflow
+         * @description Only the fields given change; lists (inputNodes, filters, routes, ...) are replaced whole. The merged record is validated as a create would be. References the update adds must exist, be visible and belong to the node's own owner, and must not close a cycle (400 naming it) nor break a forwarding limit (GRAPH_MAX_DESCENDANTS, GRAPH_MAX_FORWARD_DEPTH: 400 when the node's own forwards break it, 409 when the nodes it connects do). Lists of mail recipients (notifyEmails) hold at most 10 addresses (MAIL_MAX_RECIPIENTS; 400 naming the field). Needs canvas:write.
+         */
+        patch: operations["updateScheduledWorkflow"];
+        trace?: never;
+    };
+    "/api/scheduled-workflows/{id}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a scheduled workflow's runs
+         * @description One record per tick, latest tick first: when it was due, started and finished, its status (running, retrying, succeeded, failed), attempts, and the url's status code and answer or the event it injected. The latest 1000 ticks of each workflow are kept. page defaults to 1, limit to 20 (max 100); the total is in X-Total-Count. Needs canvas:read.
+         */
+        get: operations["listScheduledWorkflowRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/approval-nodes/{id}/pending": {
         parameters: {
             query?: never;
@@ -1997,6 +2069,125 @@ export interface components {
             outputWebhookIds?: string[];
             outputTransformIds?: string[];
             isActive?: boolean;
+        };
+        ScheduledWorkflow: {
+            id: string;
+            _id: string;
+            name: string;
+            /** @description 5 fields (minute precision) or 6 (seconds first), croner syntax */
+            cronExpression: string;
+            /** @description IANA time zone the expression is read in */
+            timezone: string;
+            /**
+             * Format: uri
+             * @description Called on every tick (http or https; private addresses refused unless ALLOW_PRIVATE_TARGETS)
+             */
+            url?: string | null;
+            /** @description Webhook of the same owner that receives `body` as an event on every tick */
+            webhookId?: string | null;
+            /** @enum {string} */
+            method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+            /** @description Request headers of the url call (Host, Content-Length and the like are the client's) */
+            headers: {
+                [key: string]: string;
+            };
+            /** @description Request body (url) or event body (webhookId); JSON text for a JSON payload */
+            body?: string;
+            isActive: boolean;
+            inputNodes: {
+                /** @enum {string} */
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow";
+                nodeId: string;
+            }[];
+            ownerId: string;
+            organizationId: string | null;
+            createdAt: string;
+            updatedAt: string;
+        };
+        CreateScheduledWorkflowInput: {
+            name: string;
+            inputNodes?: {
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow */
+                nodeType: string;
+                nodeId: string;
+            }[];
+            /** @description 5 fields (minute precision) or 6 (seconds first), croner syntax */
+            cronExpression: string;
+            /**
+             * @description IANA time zone the expression is read in
+             * @default UTC
+             */
+            timezone?: string;
+            /**
+             * Format: uri
+             * @description Called on every tick (http or https; private addresses refused unless ALLOW_PRIVATE_TARGETS)
+             */
+            url?: string | null;
+            /** @description Webhook of the same owner that receives `body` as an event on every tick */
+            webhookId?: string | null;
+            /**
+             * @default POST
+             * @enum {string}
+             */
+            method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+            /**
+             * @description Request headers of the url call (Host, Content-Length and the like are the client's)
+             * @default {}
+             */
+            headers?: {
+                [key: string]: string;
+            };
+            /** @description Request body (url) or event body (webhookId); JSON text for a JSON payload */
+            body?: string;
+            /** @default true */
+            isActive?: boolean;
+        };
+        UpdateScheduledWorkflowInput: {
+            name?: string;
+            inputNodes?: {
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow */
+                nodeType: string;
+                nodeId: string;
+            }[];
+            /** @description 5 fields (minute precision) or 6 (seconds first), croner syntax */
+            cronExpression?: string;
+            /** @description IANA time zone the expression is read in */
+            timezone?: string;
+            /**
+             * Format: uri
+             * @description Called on every tick (http or https; private addresses refused unless ALLOW_PRIVATE_TARGETS)
+             */
+            url?: string | null;
+            /** @description Webhook of the same owner that receives `body` as an event on every tick */
+            webhookId?: string | null;
+            /** @enum {string} */
+            method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+            /** @description Request headers of the url call (Host, Content-Length and the like are the client's) */
+            headers?: {
+                [key: string]: string;
+            };
+            /** @description Request body (url) or event body (webhookId); JSON text for a JSON payload */
+            body?: string;
+            isActive?: boolean;
+        };
+        ScheduledWorkflowRun: {
+            id: string;
+            workflowId: string;
+            /** @description The tick this run is for */
+            scheduledFor: string;
+            /** @enum {string} */
+            status: "running" | "retrying" | "succeeded" | "failed";
+            /** @enum {string} */
+            mode: "url" | "webhook";
+            attempts: number;
+            statusCode: number | null;
+            /** @description First 4 KB of the url's answer */
+            responseBody: string | null;
+            error: string | null;
+            /** @description webhook mode: the event injected */
+            eventId: string | null;
+            startedAt: string;
+            finishedAt: string | null;
         };
         PendingApproval: {
             eventId: string;
@@ -9369,6 +9560,605 @@ export interface operations {
             };
             /** @description Request body larger than 1048576 bytes (MAX_PAYLOAD_BYTES) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listScheduledWorkflows: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description Page size, at most 100 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of scheduled workflows */
+            200: {
+                headers: {
+                    /** @description Total records in this context */
+                    "X-Total-Count": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduledWorkflow"][];
+                };
+            };
+            /** @description Invalid request or reference; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description scheduled workflow of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createScheduledWorkflow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateScheduledWorkflowInput"];
+            };
+        };
+        responses: {
+            /** @description The new scheduled workflow */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduledWorkflow"];
+                };
+            };
+            /** @description Invalid request or reference; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description scheduled workflow of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Another record still depends on this one in a way that cannot be removed, or the existing nodes a write connects would exceed a forwarding limit (the message names it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Request body larger than 1048576 bytes (MAX_PAYLOAD_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    getScheduledWorkflow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The scheduled workflow */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduledWorkflow"];
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description scheduled workflow of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No scheduled workflow with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    deleteScheduledWorkflow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description scheduled workflow of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No scheduled workflow with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Another record still depends on this one in a way that cannot be removed, or the existing nodes a write connects would exceed a forwarding limit (the message names it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    updateScheduledWorkflow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateScheduledWorkflowInput"];
+            };
+        };
+        responses: {
+            /** @description The updated scheduled workflow */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduledWorkflow"];
+                };
+            };
+            /** @description Invalid request or reference; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description scheduled workflow of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No scheduled workflow with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Another record still depends on this one in a way that cannot be removed, or the existing nodes a write connects would exceed a forwarding limit (the message names it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Request body larger than 1048576 bytes (MAX_PAYLOAD_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listScheduledWorkflowRuns: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description Page size, at most 100 */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of runs */
+            200: {
+                headers: {
+                    /** @description Total records in this context */
+                    "X-Total-Count": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduledWorkflowRun"][];
+                };
+            };
+            /** @description Invalid request or reference; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Scheduled workflow of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No scheduled workflow with this id */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
