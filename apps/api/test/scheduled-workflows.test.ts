@@ -127,6 +127,51 @@ describe("scheduled workflows", () => {
     });
   });
 
+  describe("as a node's input", () => {
+    it("feeds nodes in webhook mode only, and keeps its webhook while it feeds them", async () => {
+      const caller = await createNode(api, alice.token, "scheduled-workflows", {
+        name: "calls a url",
+        cronExpression: "* * * * *",
+        url: "https://example.test/u",
+      });
+      const fromUrl = await api.call("POST", "/api/filter-nodes", {
+        token: alice.token,
+        body: {
+          name: "after url",
+          inputNodes: [{ nodeType: "scheduledWorkflow", nodeId: caller.id }],
+          filters: [{ field: "a", operator: "exists" }],
+        },
+      });
+      expect(fromUrl.status).toBe(400);
+      expect(fromUrl.body.message).toContain(
+        `inputNodes.0.nodeId: scheduled workflow ${caller.id} calls a url`,
+      );
+
+      const feeder = await createNode(api, alice.token, "scheduled-workflows", {
+        name: "feeds",
+        cronExpression: "* * * * *",
+        webhookId: aliceHook,
+      });
+      const fed = await createNode(api, alice.token, "filter-nodes", {
+        name: "after tick",
+        inputNodes: [{ nodeType: "scheduled-workflows", nodeId: feeder.id }],
+        filters: [{ field: "a", operator: "exists" }],
+      });
+      expect(fed.inputNodes).toEqual([{ nodeType: "scheduledWorkflow", nodeId: feeder.id }]);
+      const toUrl = await api.call("PATCH", `/api/scheduled-workflows/${feeder.id}`, {
+        token: alice.token,
+        body: { webhookId: null, url: "https://example.test/u" },
+      });
+      expect(toUrl.status).toBe(409);
+      expect(toUrl.body.message).toContain(fed.id);
+      // Deleting the workflow takes it out of the node's inputs.
+      const path = `/api/scheduled-workflows/${feeder.id}`;
+      expect((await api.call("DELETE", path, { token: alice.token })).status).toBe(204);
+      const after = await api.call("GET", `/api/filter-nodes/${fed.id}`, { token: alice.token });
+      expect(after.body.inputNodes).toEqual([]);
+    });
+  });
+
   describe("tenancy", () => {
     it("refuses another owner's webhook as if it did not exist", async () => {
       const res = await post(alice.token, {

@@ -1,6 +1,7 @@
 import type { DeliveryEvent } from "@hookflow/db";
 import type { DeliverJobData } from "@hookflow/queue";
 import type { WebhookGraph } from "../pipeline/graph-cache.js";
+import { graphForEntry } from "../pipeline/graph-entry.js";
 import type { WorkerServices } from "../services.js";
 import type { WorkerWebhook } from "../webhooks/webhook-cache.js";
 
@@ -53,5 +54,12 @@ export async function loadDelivery(
         phase: event.deliveryPhase === "fallback" ? "fallback" : "primary",
         phaseAttempts: event.phaseAttemptCount,
       };
-  return { kind: "ready", webhook, event, body: data.body ?? event.body ?? "", run, graph };
+  return {
+    kind: "ready",
+    webhook,
+    event,
+    body: data.body ?? event.body ?? "",
+    run,
+    graph: graphForEntry(graph, event.entryNodeId),
+  };
 }

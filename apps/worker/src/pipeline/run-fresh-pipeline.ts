@@ -106,6 +106,7 @@ export async function runFreshPipeline(
           runId: runId ?? event.id,
           graph: graph.graph,
           order: graph.order,
+          ...(graph.entry ? { entry: graph.entry } : {}),
           start: {
             kind: "webhook",
             payload: parsePayload(rawBody),

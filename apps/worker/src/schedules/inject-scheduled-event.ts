@@ -66,6 +66,8 @@ export async function injectScheduledEvent(
       },
       sourceIp: null,
       priority: webhook.priority,
+      // Nodes listing the workflow in inputNodes take the tick (see graphForEntry).
+      entryNodeId: workflow.id,
       nextAttemptAt: now,
       createdAt: now,
       updatedAt: now,

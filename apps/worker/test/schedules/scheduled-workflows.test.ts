@@ -13,7 +13,7 @@ import { asc, eq } from "drizzle-orm";
 import type { WorkerServices } from "../../src/services.js";
 import { type RunningWorker, startWorker } from "../../src/start-worker.js";
 import { buildTestWorkerServices, startWorkerHarness, type WorkerHarness } from "../harness.js";
-import { createNode } from "../pipeline/pipeline-harness.js";
+import { createNode, stepOutline } from "../pipeline/pipeline-harness.js";
 
 let h: WorkerHarness;
 let receiver: Receiver;
@@ -194,6 +194,46 @@ describe("scheduled workflows in webhook mode", () => {
     expect(run.eventId).toBeNull();
     expect(run.error).toMatch(/^blocked: webhook .* is not of this workflow's organization/);
     expect(requestsAt("/elsewhere")).toHaveLength(0);
+  });
+});
+
+describe("a scheduled workflow as a node's input", () => {
+  it("runs its ticks through the nodes it feeds; the webhook's own events skip them", async () => {
+    const webhook = await h.createWebhook({ targetUrl: `${receiver.url}/fed` });
+    const workflow = await createNode(
+      h,
+      "scheduledWorkflow",
+      { cronExpression: "* * * * * *", webhookId: webhook.id, body: '{"n":1}' },
+      [],
+      "feeder",
+    );
+    const transform = await createNode(
+      h,
+      "transform",
+      { transformMode: "jq", template: "{wrapped: .}" },
+      [{ nodeType: "scheduledWorkflow", nodeId: workflow.id }],
+    );
+    await sync(workflow.id);
+    const run = await waitUntil(async () => {
+      const [first] = await runsOf(workflow.id);
+      return first?.status === "succeeded" ? first : undefined;
+    });
+    await setActive(workflow.id, false);
+    if (!run.eventId) throw new Error("no event recorded");
+    const tick = await h.waitForStatus(run.eventId, "delivered");
+    expect(tick.entryNodeId).toBe(workflow.id);
+    expect(JSON.parse(tick.deliveryBody ?? "")).toEqual({ wrapped: { n: 1 } });
+    expect(await stepOutline(h, run.eventId)).toEqual([
+      `${transform.id}:running`,
+      `${transform.id}:success`,
+    ]);
+
+    const plain = await h.createEvent(webhook, { body: '{"n":2}' });
+    await h.waitForStatus(plain.id, "delivered");
+    expect(await stepOutline(h, plain.id)).toEqual([]);
+    const bodies = requestsAt("/fed").map((r) => JSON.parse(r.body.toString("utf8")));
+    expect(bodies).toContainEqual({ wrapped: { n: 1 } });
+    expect(bodies).toContainEqual({ n: 2 });
   });
 });
 

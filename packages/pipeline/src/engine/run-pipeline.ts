@@ -63,7 +63,8 @@ function parkedAtOf(state: Record<string, unknown>): number | undefined {
  */
 export async function runPipeline(input: RunInput, ports: EnginePorts): Promise<RunResult> {
   const { graph, webhookId } = input;
-  const order = input.order ?? reachableFrom(graph, webhookId);
+  const entry = input.entry ?? webhookId;
+  const order = input.order ?? reachableFrom(graph, entry);
   const rank = new Map(order.map((id, index) => [id, index]));
   const steps: StepDraft[] = [];
   const outcomes: PathOutcome[] = [];
@@ -247,7 +248,7 @@ export async function runPipeline(input: RunInput, ports: EnginePorts): Promise<
       });
       return { outcomes, steps, mergesSettled };
     }
-    advance(webhookId, { id: "root", payload: start.payload, body: null }, false);
+    advance(entry, { id: "root", payload: start.payload, body: null }, false);
   } else {
     const node = graph.nodes.get(start.nodeId);
     const startedAt = ports.now();

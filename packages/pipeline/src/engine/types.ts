@@ -150,8 +150,13 @@ export interface RunInput {
   /** Identifies the event's current pipeline run (a replay starts another). */
   runId: string;
   graph: PipelineGraph;
-  /** `reachableFrom(graph, webhookId)`, when the caller has it cached. */
+  /** `reachableFrom(graph, entry ?? webhookId)`, when the caller has it cached. */
   order?: readonly string[];
+  /**
+   * The vertex the event enters the graph at when not its webhook: the scheduled workflow whose
+   * tick injected it. The webhook's payload filters still apply first.
+   */
+  entry?: string;
   start: RunStart;
 }
 

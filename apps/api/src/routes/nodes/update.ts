@@ -10,6 +10,7 @@ import {
 } from "@hookflow/pipeline";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
+import { checkStillFeeds } from "../scheduled-workflows/feeding-workflows.js";
 import { syncSchedulerAfterWrite } from "../scheduled-workflows/sync-scheduler.js";
 import { checkForwardLimits } from "./check-forward-limits.js";
 import { checkMailRecipients } from "./check-mail-recipients.js";
@@ -73,6 +74,7 @@ export function registerUpdateNode(app: ApiApp, services: ApiServices, key: Fami
         referencesOf(key, inputOfNode(current)),
         referencesOf(key, input),
       );
+      if (key === "scheduledWorkflow") await checkStillFeeds(tx, id, input.config);
       const now = services.now();
       const next: PipelineNode = { ...current, ...input, updatedAt: now };
       if (added.length > 0) {
