@@ -3,6 +3,7 @@ export * from "./executors/index.js";
 export * from "./families/common.js";
 export * from "./families/cron-schedule.js";
 export * from "./families/definitions.js";
+export * from "./families/flow-link.js";
 export * from "./families/parse-node-input.js";
 export * from "./families/registry.js";
 export * from "./families/scheduled-workflow.js";

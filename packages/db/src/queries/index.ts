@@ -2,6 +2,7 @@ export * from "./auth-lookups.js";
 export * from "./canvas/index.js";
 export * from "./delivery/index.js";
 export * from "./events/index.js";
+export * from "./flow-links/index.js";
 export * from "./graph/index.js";
 export * from "./identity/index.js";
 export * from "./ingress/index.js";

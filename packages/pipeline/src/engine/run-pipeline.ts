@@ -97,11 +97,20 @@ export async function runPipeline(input: RunInput, ports: EnginePorts): Promise<
     queue.splice(at, 0, work);
   };
 
-  /** Moves a path past `fromId`: on to its flow successors, or to its end. */
+  /**
+   * Moves a path past `fromId`: on to its flow successors, or to its end. Flow links hanging off
+   * the vertex take branches of their own and leave the path as it would be without them (a
+   * source whose only successor is a link still delivers).
+   */
   const advance = (fromId: string, path: PathState, forwarded: boolean) => {
-    const next = outgoingEdges(graph, fromId)
+    const successors = outgoingEdges(graph, fromId)
       .filter((edge) => edge.kind === "flow" && rank.has(edge.to))
       .map((edge) => edge.to);
+    const isLink = (id: string) => graph.nodes.get(id)?.family === "flowLink";
+    const next = successors.filter((id) => !isLink(id));
+    for (const id of successors) {
+      if (isLink(id)) enqueue(id, { ...path, id: `${path.id}>${id}` });
+    }
     if (next.length === 0) {
       // A path that ends after forwarding has gone where it was sent; otherwise it delivers.
       if (!forwarded) {

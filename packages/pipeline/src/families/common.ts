@@ -17,6 +17,7 @@ export const NODE_TYPES = [
   "approval",
   "rateLimiter",
   "scheduledWorkflow",
+  "flowLink",
 ] as const;
 export type NodeType = (typeof NODE_TYPES)[number];
 
@@ -48,6 +49,8 @@ const ALIASES: Record<string, NodeType> = {
   ratelimiternodes: "rateLimiter",
   scheduledworkflow: "scheduledWorkflow",
   scheduledworkflows: "scheduledWorkflow",
+  flowlink: "flowLink",
+  flowlinks: "flowLink",
 };
 
 /** `"filter-node"`, `"filterNode"`, `"filter-nodes"` -> `"filter"`; unknown -> undefined. */

@@ -10,6 +10,7 @@ import {
   SchemaValidatorConfig,
   TransformNodeConfig,
 } from "./definitions.js";
+import { FlowLinkConfig, flowLinkInputs } from "./flow-link.js";
 import { ScheduledWorkflowConfig } from "./scheduled-workflow.js";
 
 /**
@@ -31,6 +32,10 @@ interface FamilyDefinition<T extends z.ZodObject> {
    * it never runs inside a webhook's pipeline.
    */
   source?: true;
+  /** inputNodes derived from the config (a flow link's source); a body may not set them. */
+  inputsOf?: (config: z.infer<T>) => InputNode[];
+  /** The name a create without one gets. */
+  defaultName?: string;
 }
 
 function family<T extends z.ZodObject>(definition: FamilyDefinition<T>): FamilyDefinition<T> {
@@ -108,6 +113,15 @@ export const FAMILIES = {
     defaults: { timezone: "UTC", method: "POST", headers: {}, isActive: true },
     source: true,
   }),
+  flowLink: family({
+    nodeType: "flowLink",
+    path: "flow-links",
+    idPrefix: "flk",
+    config: FlowLinkConfig,
+    defaults: { mode: "async" },
+    inputsOf: flowLinkInputs,
+    defaultName: "flow link",
+  }),
 } as const;
 
 export type FamilyKey = keyof typeof FAMILIES;
@@ -160,6 +174,10 @@ export function outputReferencesOf<F extends FamilyKey>(
         field: `outputTransformIds.${i}`,
       })),
     ];
+  }
+  if (key === "flowLink") {
+    const webhookId = (config as FamilyConfig<"flowLink">).webhookId;
+    return [{ nodeType: "webhook" as const, nodeId: webhookId, field: "webhookId" }];
   }
   if (key === "scheduledWorkflow") {
     const webhookId = (config as FamilyConfig<"scheduledWorkflow">).webhookId;

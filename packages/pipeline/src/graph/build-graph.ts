@@ -47,6 +47,10 @@ export function edgesOf(node: PipelineNode): GraphEdge[] {
       edges.push({ from: node.id, to: route.outputWebhookId, kind: "forward" });
     }
   }
+  if (node.family === "flowLink") {
+    const link = node.config as FamilyConfig<"flowLink">;
+    edges.push({ from: node.id, to: link.webhookId, kind: "forward" });
+  }
   if (node.family === "rateLimiter") {
     const limiter = node.config as FamilyConfig<"rateLimiter">;
     for (const id of limiter.outputTransformIds) {

@@ -3,6 +3,7 @@ import { lockPipelineNode, updatePipelineNode, withGraphWriteLock } from "@hookf
 import { ownerScopeOf } from "@hookflow/domain";
 import {
   FAMILIES,
+  type FamilyConfig,
   type FamilyKey,
   type PipelineNode,
   parseUpdateNode,
@@ -10,6 +11,7 @@ import {
 } from "@hookflow/pipeline";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
+import { checkLinkConsent } from "../flow-links/check-link-consent.js";
 import { checkStillFeeds } from "../scheduled-workflows/feeding-workflows.js";
 import { syncSchedulerAfterWrite } from "../scheduled-workflows/sync-scheduler.js";
 import { checkForwardLimits } from "./check-forward-limits.js";
@@ -75,6 +77,9 @@ export function registerUpdateNode(app: ApiApp, services: ApiServices, key: Fami
         referencesOf(key, input),
       );
       if (key === "scheduledWorkflow") await checkStillFeeds(tx, id, input.config);
+      if (key === "flowLink") {
+        await checkLinkConsent(tx, current, input.config as FamilyConfig<"flowLink">);
+      }
       const now = services.now();
       const next: PipelineNode = { ...current, ...input, updatedAt: now };
       if (added.length > 0) {

@@ -23,6 +23,11 @@ export const EXECUTORS: { [F in FamilyKey]: NodeExecutor<F> } = {
   rateLimiter: rateLimiterExecutor,
   // A source: its ticks enter a pipeline at the nodes it feeds, so nothing reaches it.
   scheduledWorkflow: { run: async ({ path }) => ({ kind: "pass", path }) },
+  // A flow link forwards the source's output to its webhook as a child event; the gate checks
+  // consent, rights and the forwarding budget before the event exists.
+  flowLink: {
+    run: async ({ node, path }) => ({ kind: "pass", path, forwards: [node.config.webhookId] }),
+  },
 };
 
 export { MERGE_TIMEOUT_SECONDS } from "./merge-node.js";
