@@ -1059,6 +1059,58 @@ export interface paths {
         patch: operations["updateScheduledWorkflow"];
         trace?: never;
     };
+    "/api/flow-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List flow links
+         * @description Records of the acting context, newest first: the organization's when the request acts for one (X-Organization-Id or an organization key), else the caller's personal ones. A plain array; the total is in the X-Total-Count header. page defaults to 1, limit to 20 (max 100). Needs canvas:read.
+         */
+        get: operations["listFlowLinks"];
+        put?: never;
+        /**
+         * Create a flow link
+         * @description name is required; fields with a default may be omitted. Every inputNodes entry and output reference must name an existing webhook or node the caller can see, of the node's own owner (the organization acted for, or the caller's personal space), and the node must not close a cycle (400 naming it). One event may not spread through forwards (router routes, rate-limiter output webhooks) to more than GRAPH_MAX_DESCENDANTS (default 100) events, nor nest forwards deeper than GRAPH_MAX_FORWARD_DEPTH (default 5): 400 naming the limit when the node's own forwards break it, 409 when the node connects existing nodes that do. Lists of mail recipients (notifyEmails) hold at most 10 addresses (MAIL_MAX_RECIPIENTS; 400 naming the field). Unknown fields are ignored. Needs canvas:write.
+         */
+        post: operations["createFlowLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flow-links/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a flow link
+         * @description Needs canvas:read.
+         */
+        get: operations["getFlowLink"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a flow link
+         * @description Deletes the node and, in the same transaction, removes it from every other node that references it (their inputNodes and output lists), so the graph never holds a dangling edge: nodes fed only by it are left without that input. Needs canvas:write.
+         */
+        delete: operations["deleteFlowLink"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a flow link
+         * @description Only the fields given change; lists (inputNodes, filters, routes, ...) are replaced whole. The merged record is validated as a create would be. References the update adds must exist, be visible and belong to the node's own owner, and must not close a cycle (400 naming it) nor break a forwarding limit (GRAPH_MAX_DESCENDANTS, GRAPH_MAX_FORWARD_DEPTH: 400 when the node's own forwards break it, 409 when the nodes it connects do). Lists of mail recipients (notifyEmails) hold at most 10 addresses (MAIL_MAX_RECIPIENTS; 400 naming the field). Needs canvas:write.
+         */
+        patch: operations["updateFlowLink"];
+        trace?: never;
+    };
     "/api/scheduled-workflows/{id}/runs": {
         parameters: {
             query?: never;
@@ -1648,7 +1700,7 @@ export interface components {
             })[];
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -1659,7 +1711,7 @@ export interface components {
         CreateRouterInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -1676,7 +1728,7 @@ export interface components {
         UpdateRouterInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -1705,7 +1757,7 @@ export interface components {
             }[];
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -1716,7 +1768,7 @@ export interface components {
         CreateFilterNodeInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -1736,7 +1788,7 @@ export interface components {
         UpdateFilterNodeInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -1760,7 +1812,7 @@ export interface components {
             template: string;
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -1771,7 +1823,7 @@ export interface components {
         CreateTransformNodeInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -1783,7 +1835,7 @@ export interface components {
         UpdateTransformNodeInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -1817,7 +1869,7 @@ export interface components {
             }[];
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -1828,7 +1880,7 @@ export interface components {
         CreateSchemaValidatorInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -1857,7 +1909,7 @@ export interface components {
         UpdateSchemaValidatorInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -1888,7 +1940,7 @@ export interface components {
             delaySeconds: number;
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -1899,7 +1951,7 @@ export interface components {
         CreateDelayNodeInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -1908,7 +1960,7 @@ export interface components {
         UpdateDelayNodeInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -1923,7 +1975,7 @@ export interface components {
             expectedBranchCount: number;
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -1934,7 +1986,7 @@ export interface components {
         CreateMergeNodeInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -1949,7 +2001,7 @@ export interface components {
         UpdateMergeNodeInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -1968,7 +2020,7 @@ export interface components {
             notifyEmails: string[];
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -1979,7 +2031,7 @@ export interface components {
         CreateApprovalNodeInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -1999,7 +2051,7 @@ export interface components {
         UpdateApprovalNodeInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2023,7 +2075,7 @@ export interface components {
             isActive: boolean;
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -2034,7 +2086,7 @@ export interface components {
         CreateRateLimiterNodeInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2057,7 +2109,7 @@ export interface components {
         UpdateRateLimiterNodeInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2096,7 +2148,7 @@ export interface components {
             isActive: boolean;
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -2107,7 +2159,7 @@ export interface components {
         CreateScheduledWorkflowInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2145,7 +2197,7 @@ export interface components {
         UpdateScheduledWorkflowInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2169,6 +2221,68 @@ export interface components {
             /** @description Request body (url) or event body (webhookId); JSON text for a JSON payload */
             body?: string;
             isActive?: boolean;
+        };
+        FlowLink: {
+            id: string;
+            _id: string;
+            name: string;
+            /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink */
+            sourceNodeType: string;
+            sourceNodeId: string;
+            /** @description Webhook whose pipeline runs; it must have acceptsInternalCalls */
+            webhookId: string;
+            /**
+             * @description sync: the link's step waits for the webhook's pipeline result and records it; async: fire and forget
+             * @enum {string}
+             */
+            mode: "sync" | "async";
+            inputNodes: {
+                /** @enum {string} */
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink";
+                nodeId: string;
+            }[];
+            ownerId: string;
+            organizationId: string | null;
+            createdAt: string;
+            updatedAt: string;
+        };
+        CreateFlowLinkInput: {
+            /** @default flow link */
+            name?: string;
+            inputNodes?: {
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink */
+                nodeType: string;
+                nodeId: string;
+            }[];
+            /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink */
+            sourceNodeType: string;
+            sourceNodeId: string;
+            /** @description Webhook whose pipeline runs; it must have acceptsInternalCalls */
+            webhookId: string;
+            /**
+             * @description sync: the link's step waits for the webhook's pipeline result and records it; async: fire and forget
+             * @default async
+             * @enum {string}
+             */
+            mode?: "sync" | "async";
+        };
+        UpdateFlowLinkInput: {
+            name?: string;
+            inputNodes?: {
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink */
+                nodeType: string;
+                nodeId: string;
+            }[];
+            /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink */
+            sourceNodeType?: string;
+            sourceNodeId?: string;
+            /** @description Webhook whose pipeline runs; it must have acceptsInternalCalls */
+            webhookId?: string;
+            /**
+             * @description sync: the link's step waits for the webhook's pipeline result and records it; async: fire and forget
+             * @enum {string}
+             */
+            mode?: "sync" | "async";
         };
         ScheduledWorkflowRun: {
             id: string;
@@ -10030,6 +10144,503 @@ export interface operations {
                 };
             };
             /** @description No scheduled workflow with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Another record still depends on this one in a way that cannot be removed, or the existing nodes a write connects would exceed a forwarding limit (the message names it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Request body larger than 1048576 bytes (MAX_PAYLOAD_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listFlowLinks: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description Page size, at most 100 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of flow links */
+            200: {
+                headers: {
+                    /** @description Total records in this context */
+                    "X-Total-Count": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowLink"][];
+                };
+            };
+            /** @description Invalid request or reference; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description flow link of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createFlowLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateFlowLinkInput"];
+            };
+        };
+        responses: {
+            /** @description The new flow link */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowLink"];
+                };
+            };
+            /** @description Invalid request or reference; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description flow link of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Another record still depends on this one in a way that cannot be removed, or the existing nodes a write connects would exceed a forwarding limit (the message names it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Request body larger than 1048576 bytes (MAX_PAYLOAD_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    getFlowLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The flow link */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowLink"];
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description flow link of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No flow link with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    deleteFlowLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description flow link of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No flow link with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Another record still depends on this one in a way that cannot be removed, or the existing nodes a write connects would exceed a forwarding limit (the message names it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    updateFlowLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateFlowLinkInput"];
+            };
+        };
+        responses: {
+            /** @description The updated flow link */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowLink"];
+                };
+            };
+            /** @description Invalid request or reference; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description flow link of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No flow link with this id */
             404: {
                 headers: {
                     [name: string]: unknown;
