@@ -1,8 +1,7 @@
-import { events, users, webhooks } from "@hookflow/db";
+import { users } from "@hookflow/db";
 import { newId } from "@hookflow/domain";
 import { type FamilyConfig, flowLinkInputs } from "@hookflow/pipeline";
 import { type Receiver, startReceiver, waitUntil } from "@hookflow/testing";
-import { eq } from "drizzle-orm";
 import { startWorkerHarness, type WorkerHarness } from "../harness.js";
 import { createNode, fromWebhook, recordedSteps } from "../pipeline/pipeline-harness.js";
 
@@ -29,13 +28,11 @@ async function link(config: FamilyConfig<"flowLink">) {
 }
 
 const childrenOf = (eventId: string) =>
-  h.database.db.select().from(events).where(eq(events.parentEventId, eventId));
+  h.database.db.query.events.findMany({ where: (e, { eq }) => eq(e.parentEventId, eventId) });
 
 async function setConsent(webhookId: string, acceptsInternalCalls: boolean): Promise<void> {
-  await h.database.db
-    .update(webhooks)
-    .set({ acceptsInternalCalls })
-    .where(eq(webhooks.id, webhookId));
+  await h.services.db
+    .sql`update webhooks set accepts_internal_calls = ${acceptsInternalCalls} where id = ${webhookId}`;
   await h.services.redis.publish(
     h.services.keys.webhookChangedChannel,
     JSON.stringify({ webhookId }),

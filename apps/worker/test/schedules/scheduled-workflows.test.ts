@@ -1,4 +1,4 @@
-import { organizations, pipelineNodes, scheduledWorkflowRuns } from "@hookflow/db";
+import { organizations } from "@hookflow/db";
 import { newId } from "@hookflow/domain";
 import type { FamilyConfig, PipelineNode } from "@hookflow/pipeline";
 import { scheduledRetryDelayMs, syncWorkflowScheduler } from "@hookflow/queue";
@@ -9,7 +9,6 @@ import {
   type TestRedisPrefix,
   waitUntil,
 } from "@hookflow/testing";
-import { asc, eq } from "drizzle-orm";
 import type { WorkerServices } from "../../src/services.js";
 import { type RunningWorker, startWorker } from "../../src/start-worker.js";
 import { buildTestWorkerServices, startWorkerHarness, type WorkerHarness } from "../harness.js";
@@ -49,27 +48,32 @@ async function createWorkflow(
 }
 
 async function sync(id: string): Promise<void> {
-  const [row] = await h.database.db.select().from(pipelineNodes).where(eq(pipelineNodes.id, id));
+  const row = await h.database.db.query.pipelineNodes.findFirst({
+    where: (n, { eq }) => eq(n.id, id),
+  });
   const workflow = row ? { id, config: row.config as WorkflowConfig } : undefined;
   await syncWorkflowScheduler(h.services.schedules, id, workflow, scheduledRetryDelayMs(0.001));
 }
 
+async function setConfig(id: string, config: object): Promise<void> {
+  await h.services.db
+    .sql`update pipeline_nodes set config = ${JSON.stringify(config)}::jsonb where id = ${id}`;
+}
+
 async function setActive(id: string, isActive: boolean): Promise<void> {
-  const [row] = await h.database.db.select().from(pipelineNodes).where(eq(pipelineNodes.id, id));
+  const row = await h.database.db.query.pipelineNodes.findFirst({
+    where: (n, { eq }) => eq(n.id, id),
+  });
   if (!row) throw new Error(`no workflow ${id}`);
-  await h.database.db
-    .update(pipelineNodes)
-    .set({ config: { ...row.config, isActive } })
-    .where(eq(pipelineNodes.id, id));
+  await setConfig(id, { ...row.config, isActive });
   await sync(id);
 }
 
 const runsOf = (workflowId: string) =>
-  h.database.db
-    .select()
-    .from(scheduledWorkflowRuns)
-    .where(eq(scheduledWorkflowRuns.workflowId, workflowId))
-    .orderBy(asc(scheduledWorkflowRuns.scheduledFor));
+  h.database.db.query.scheduledWorkflowRuns.findMany({
+    where: (r, { eq }) => eq(r.workflowId, workflowId),
+    orderBy: (r, { asc }) => [asc(r.scheduledFor)],
+  });
 
 const requestsAt = (path: string) => receiver.requests.filter((r) => r.path === path);
 
@@ -182,10 +186,8 @@ describe("scheduled workflows in webhook mode", () => {
     await h.database.db
       .insert(organizations)
       .values({ id: organizationId, name: "elsewhere", createdBy: h.ownerId });
-    await h.database.db
-      .update(pipelineNodes)
-      .set({ organizationId })
-      .where(eq(pipelineNodes.id, workflow.id));
+    await h.services.db
+      .sql`update pipeline_nodes set organization_id = ${organizationId} where id = ${workflow.id}`;
     const run = await waitUntil(async () => {
       const rows = await runsOf(workflow.id);
       return rows.find((row) => row.status === "failed");
@@ -257,10 +259,7 @@ describe("schedulers", () => {
     expect(new Date(restored?.next ?? 0).toISOString()).toMatch(/-12-31T23:00:00\.000Z$/);
 
     // Paused in Postgres while its scheduler stayed (a failed sync): the sweeper drops it.
-    await h.database.db
-      .update(pipelineNodes)
-      .set({ config: { ...workflow.config, isActive: false } })
-      .where(eq(pipelineNodes.id, workflow.id));
+    await setConfig(workflow.id, { ...workflow.config, isActive: false });
     await h.services.redis.del(`${h.services.config.redisPrefix}:lease:delivery-sweeper`);
     await h.worker.sweepNow();
     expect(await h.services.schedules.getJobScheduler(workflow.id)).toBeUndefined();
