@@ -24,6 +24,8 @@ import {
 } from "@hookflow/queue";
 import type { Queue } from "bullmq";
 import { Redis } from "ioredis";
+import { createAiPort, type ResolveBearerToken } from "./ai/ai-port.js";
+import { createChatClient } from "./ai/chat-client.js";
 import { type ChangeFeed, createChangeFeed } from "./cache/change-feed.js";
 import { type CircuitBreakerStore, createCircuitBreakerStore } from "./delivery/circuit-store.js";
 import { createDeliveryBatches, type DeliveryBatches } from "./delivery/delivery-batches.js";
@@ -79,6 +81,11 @@ export interface BuildWorkerServicesOptions {
   now?: () => Date;
   /** Sweeper cadence; defaults scale with `HOOKFLOW_DELAY_SCALE`. */
   sweeper?: Partial<SweeperOptions>;
+  /**
+   * The bearer token of an AI node's credential (the credentials store plugs in here). Without
+   * it, an AI node with a credentialId fails; one without calls its model with no token.
+   */
+  resolveBearerToken?: ResolveBearerToken;
 }
 
 /**
@@ -87,6 +94,9 @@ export interface BuildWorkerServicesOptions {
  * see steps at most this much later; events of sync-mode webhooks skip the wait.
  */
 const STEP_FLUSH_DELAY_MS = 20;
+
+/** A model call's timeout (headers, body, the whole exchange): models answer slowly. */
+const AI_CALL_TIMEOUT_MS = 60_000;
 
 function defaultSweeper(delayScale: number): SweeperOptions {
   return {
@@ -177,8 +187,22 @@ export function buildWorkerServices(options: BuildWorkerServicesOptions): Worker
   });
 
   const batches = createDeliveryBatches(db);
+  const chat = createChatClient({
+    timeoutMs: AI_CALL_TIMEOUT_MS,
+    allowPrivateTargets: config.allowPrivateTargets,
+  });
+  let built: WorkerServices | undefined;
+  pipeline.ai = createAiPort({
+    services: () => {
+      if (!built) throw new Error("worker services are not built yet");
+      return built;
+    },
+    chat,
+    resolveBearerToken: options.resolveBearerToken ?? (async () => undefined),
+    delayScale: config.delayScale,
+  });
 
-  return {
+  built = {
     config,
     db,
     batches,
@@ -207,6 +231,7 @@ export function buildWorkerServices(options: BuildWorkerServicesOptions): Worker
       await closeDeliveryQueues(queues);
       await schedules.close();
       await http.close();
+      await chat.close();
       await breaker.close();
       await steps.flush();
       await webhookFeed.idle();
@@ -216,4 +241,5 @@ export function buildWorkerServices(options: BuildWorkerServicesOptions): Worker
       await db.close();
     },
   };
+  return built;
 }

@@ -84,6 +84,7 @@ export async function runPipeline(input: RunInput, ports: EnginePorts): Promise<
       durationMs: step.durationMs,
       error: step.error,
       lastPayload: step.lastPayload,
+      detail: step.detail,
       at: isoTime(ports.now()),
     };
     steps.push(full);
@@ -140,6 +141,7 @@ export async function runPipeline(input: RunInput, ports: EnginePorts): Promise<
           status: "success",
           durationMs,
           lastPayload: result.changed ? result.path.payload : undefined,
+          detail: result.detail,
         });
         const forwards = result.forwards ?? [];
         for (const target of forwards) {

@@ -18,6 +18,7 @@ export const NODE_TYPES = [
   "rateLimiter",
   "scheduledWorkflow",
   "flowLink",
+  "aiNode",
 ] as const;
 export type NodeType = (typeof NODE_TYPES)[number];
 
@@ -51,6 +52,9 @@ const ALIASES: Record<string, NodeType> = {
   scheduledworkflows: "scheduledWorkflow",
   flowlink: "flowLink",
   flowlinks: "flowLink",
+  ainode: "aiNode",
+  ainodes: "aiNode",
+  ai: "aiNode",
 };
 
 /** `"filter-node"`, `"filterNode"`, `"filter-nodes"` -> `"filter"`; unknown -> undefined. */

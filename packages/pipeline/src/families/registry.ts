@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { AiNodeConfig } from "./ai-node.js";
 import type { InputNode, NodeType } from "./common.js";
 import {
   ApprovalNodeConfig,
@@ -122,6 +123,13 @@ export const FAMILIES = {
     inputsOf: flowLinkInputs,
     defaultName: "flow link",
   }),
+  aiNode: family({
+    nodeType: "aiNode",
+    path: "ai-nodes",
+    idPrefix: "ain",
+    config: AiNodeConfig,
+    defaults: { systemPrompt: "", toolWebhookIds: [], maxToolCalls: 5, credentialId: null },
+  }),
 } as const;
 
 export type FamilyKey = keyof typeof FAMILIES;
@@ -174,6 +182,13 @@ export function outputReferencesOf<F extends FamilyKey>(
         field: `outputTransformIds.${i}`,
       })),
     ];
+  }
+  if (key === "aiNode") {
+    return (config as FamilyConfig<"aiNode">).toolWebhookIds.map((nodeId, i) => ({
+      nodeType: "webhook" as const,
+      nodeId,
+      field: `toolWebhookIds.${i}`,
+    }));
   }
   if (key === "flowLink") {
     const webhookId = (config as FamilyConfig<"flowLink">).webhookId;
@@ -232,6 +247,13 @@ export function withoutOutputReference<F extends FamilyKey>(
       ...limiter,
       outputWebhookIds: limiter.outputWebhookIds.filter((id) => id !== nodeId),
       outputTransformIds: limiter.outputTransformIds.filter((id) => id !== nodeId),
+    } as FamilyConfig<F>;
+  }
+  if (key === "aiNode") {
+    const ai = config as FamilyConfig<"aiNode">;
+    return {
+      ...ai,
+      toolWebhookIds: ai.toolWebhookIds.filter((id) => id !== nodeId),
     } as FamilyConfig<F>;
   }
   if (key === "scheduledWorkflow") {

@@ -17,16 +17,36 @@ export async function checkLinkConsent(
   link: OwnerColumns,
   config: FamilyConfig<"flowLink">,
 ): Promise<void> {
-  const target = await findWebhookConsent(db, config.webhookId);
-  if (!target) throw new ValidationError(`webhookId: Unknown webhook ${config.webhookId}`);
-  if (!sameOwnerScope(target, link)) {
+  await checkInternalCallConsent(db, link, "webhookId", config.webhookId);
+}
+
+/** The same rule for an AI node's tool webhooks (`toolWebhookIds.<i>`). */
+export async function checkToolConsent(
+  db: DbExecutor,
+  node: OwnerColumns,
+  config: FamilyConfig<"aiNode">,
+): Promise<void> {
+  for (const [i, webhookId] of config.toolWebhookIds.entries()) {
+    await checkInternalCallConsent(db, node, `toolWebhookIds.${i}`, webhookId);
+  }
+}
+
+async function checkInternalCallConsent(
+  db: DbExecutor,
+  caller: OwnerColumns,
+  field: string,
+  webhookId: string,
+): Promise<void> {
+  const target = await findWebhookConsent(db, webhookId);
+  if (!target) throw new ValidationError(`${field}: Unknown webhook ${webhookId}`);
+  if (!sameOwnerScope(target, caller)) {
     throw new ForbiddenError(
-      `webhookId: webhook ${config.webhookId} is not of this link's organization or personal space; a flow link stays inside one`,
+      `${field}: webhook ${webhookId} is not of this node's organization or personal space; internal calls stay inside one`,
     );
   }
   if (!target.acceptsInternalCalls) {
     throw new ForbiddenError(
-      `webhookId: webhook ${config.webhookId} does not accept internal calls (set its acceptsInternalCalls to allow flow links and AI tools)`,
+      `${field}: webhook ${webhookId} does not accept internal calls (set its acceptsInternalCalls to allow flow links and AI tools)`,
     );
   }
 }

@@ -12,7 +12,7 @@ import {
 import { ownershipOf } from "../../auth/access.js";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
-import { checkLinkConsent } from "../flow-links/check-link-consent.js";
+import { checkLinkConsent, checkToolConsent } from "../flow-links/check-link-consent.js";
 import { checkScheduledWorkflowCap } from "../scheduled-workflows/scheduled-workflow-cap.js";
 import { syncSchedulerAfterWrite } from "../scheduled-workflows/sync-scheduler.js";
 import { checkForwardLimits } from "./check-forward-limits.js";
@@ -72,8 +72,12 @@ export function registerCreateNode(app: ApiApp, services: ApiServices, key: Fami
     const refs = referencesOf(key, input);
     const row = await withGraphWriteLock(services.db.db, ownerScopeOf(node), async (tx) => {
       if (key === "scheduledWorkflow") await checkScheduledWorkflowCap(tx, node);
-      if (key === "flowLink")
+      if (key === "flowLink") {
         await checkLinkConsent(tx, node, input.config as FamilyConfig<"flowLink">);
+      }
+      if (key === "aiNode") {
+        await checkToolConsent(tx, node, input.config as FamilyConfig<"aiNode">);
+      }
       await checkNodeReferences(tx, actor, node, refs);
       await checkNodeCycle(tx, node);
       if (refs.length > 0) await checkForwardLimits(tx, node, forwardLimitsOf(services));

@@ -11,7 +11,7 @@ import {
 } from "@hookflow/pipeline";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
-import { checkLinkConsent } from "../flow-links/check-link-consent.js";
+import { checkLinkConsent, checkToolConsent } from "../flow-links/check-link-consent.js";
 import { checkStillFeeds } from "../scheduled-workflows/feeding-workflows.js";
 import { syncSchedulerAfterWrite } from "../scheduled-workflows/sync-scheduler.js";
 import { checkForwardLimits } from "./check-forward-limits.js";
@@ -79,6 +79,9 @@ export function registerUpdateNode(app: ApiApp, services: ApiServices, key: Fami
       if (key === "scheduledWorkflow") await checkStillFeeds(tx, id, input.config);
       if (key === "flowLink") {
         await checkLinkConsent(tx, current, input.config as FamilyConfig<"flowLink">);
+      }
+      if (key === "aiNode") {
+        await checkToolConsent(tx, current, input.config as FamilyConfig<"aiNode">);
       }
       const now = services.now();
       const next: PipelineNode = { ...current, ...input, updatedAt: now };

@@ -1,5 +1,6 @@
 import type { FamilyKey } from "../../families/registry.js";
 import type { NodeExecutor } from "../node-result.js";
+import { aiNodeExecutor } from "./ai-node.js";
 import {
   approvalExecutor,
   delayExecutor,
@@ -28,6 +29,7 @@ export const EXECUTORS: { [F in FamilyKey]: NodeExecutor<F> } = {
   flowLink: {
     run: async ({ node, path }) => ({ kind: "pass", path, forwards: [node.config.webhookId] }),
   },
+  aiNode: aiNodeExecutor,
 };
 
 export { MERGE_TIMEOUT_SECONDS } from "./merge-node.js";
