@@ -34,6 +34,9 @@ export const TimeTravelStep = z
     park: z.string().optional(),
     forwardedTo: z.array(z.string()).optional(),
     payload: z.unknown().optional(),
+    wouldCall: z.unknown().optional().openapi({
+      description: "An AI node: the chat-completions request it would send (nothing is called)",
+    }),
   })
   .openapi("TimeTravelStep");
 export type TimeTravelStep = z.infer<typeof TimeTravelStep>;
@@ -85,6 +88,7 @@ export function buildTimeTravelReport(run: RunResult, webhook: FrozenWebhook): T
         ...(forwardedTo ? { forwardedTo } : {}),
         ...(step.lastPayload !== undefined ? { payload: step.lastPayload } : {}),
         ...(linkInputs.has(step.nodeId) ? { payload: linkInputs.get(step.nodeId) } : {}),
+        ...(step.detail?.dryRun === true ? { wouldCall: step.detail.wouldCall } : {}),
       });
     }
   }
