@@ -1111,6 +1111,58 @@ export interface paths {
         patch: operations["updateFlowLink"];
         trace?: never;
     };
+    "/api/ai-nodes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List ai nodes
+         * @description Records of the acting context, newest first: the organization's when the request acts for one (X-Organization-Id or an organization key), else the caller's personal ones. A plain array; the total is in the X-Total-Count header. page defaults to 1, limit to 20 (max 100). Needs canvas:read.
+         */
+        get: operations["listAiNodes"];
+        put?: never;
+        /**
+         * Create an ai node
+         * @description name is required; fields with a default may be omitted. Every inputNodes entry and output reference must name an existing webhook or node the caller can see, of the node's own owner (the organization acted for, or the caller's personal space), and the node must not close a cycle (400 naming it). One event may not spread through forwards (router routes, rate-limiter output webhooks) to more than GRAPH_MAX_DESCENDANTS (default 100) events, nor nest forwards deeper than GRAPH_MAX_FORWARD_DEPTH (default 5): 400 naming the limit when the node's own forwards break it, 409 when the node connects existing nodes that do. Lists of mail recipients (notifyEmails) hold at most 10 addresses (MAIL_MAX_RECIPIENTS; 400 naming the field). Unknown fields are ignored. Needs canvas:write.
+         */
+        post: operations["createAiNode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ai-nodes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an ai node
+         * @description Needs canvas:read.
+         */
+        get: operations["getAiNode"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an ai node
+         * @description Deletes the node and, in the same transaction, removes it from every other node that references it (their inputNodes and output lists), so the graph never holds a dangling edge: nodes fed only by it are left without that input. Needs canvas:write.
+         */
+        delete: operations["deleteAiNode"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an ai node
+         * @description Only the fields given change; lists (inputNodes, filters, routes, ...) are replaced whole. The merged record is validated as a create would be. References the update adds must exist, be visible and belong to the node's own owner, and must not close a cycle (400 naming it) nor break a forwarding limit (GRAPH_MAX_DESCENDANTS, GRAPH_MAX_FORWARD_DEPTH: 400 when the node's own forwards break it, 409 when the nodes it connects do). Lists of mail recipients (notifyEmails) hold at most 10 addresses (MAIL_MAX_RECIPIENTS; 400 naming the field). Needs canvas:write.
+         */
+        patch: operations["updateAiNode"];
+        trace?: never;
+    };
     "/api/scheduled-workflows/{id}/runs": {
         parameters: {
             query?: never;
@@ -1630,6 +1682,10 @@ export interface components {
             statusCode?: number;
             durationMs?: number;
             lastPayload?: unknown;
+            /** @description An AI node's token usage and tool calls; a dry run's request */
+            detail?: {
+                [key: string]: unknown;
+            };
             error?: string;
             /** @example 2030-01-01T00:00:00.000Z */
             at: string;
@@ -1681,6 +1737,8 @@ export interface components {
             park?: string;
             forwardedTo?: string[];
             payload?: unknown;
+            /** @description An AI node: the chat-completions request it would send (nothing is called) */
+            wouldCall?: unknown;
         };
         TimeTravelInput: {
             snapshotId: string;
@@ -1700,7 +1758,7 @@ export interface components {
             })[];
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink" | "aiNode";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -1711,7 +1769,7 @@ export interface components {
         CreateRouterInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -1728,7 +1786,7 @@ export interface components {
         UpdateRouterInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -1757,7 +1815,7 @@ export interface components {
             }[];
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink" | "aiNode";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -1768,7 +1826,7 @@ export interface components {
         CreateFilterNodeInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -1788,7 +1846,7 @@ export interface components {
         UpdateFilterNodeInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -1812,7 +1870,7 @@ export interface components {
             template: string;
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink" | "aiNode";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -1823,7 +1881,7 @@ export interface components {
         CreateTransformNodeInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -1835,7 +1893,7 @@ export interface components {
         UpdateTransformNodeInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -1869,7 +1927,7 @@ export interface components {
             }[];
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink" | "aiNode";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -1880,7 +1938,7 @@ export interface components {
         CreateSchemaValidatorInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -1909,7 +1967,7 @@ export interface components {
         UpdateSchemaValidatorInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -1940,7 +1998,7 @@ export interface components {
             delaySeconds: number;
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink" | "aiNode";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -1951,7 +2009,7 @@ export interface components {
         CreateDelayNodeInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -1960,7 +2018,7 @@ export interface components {
         UpdateDelayNodeInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -1975,7 +2033,7 @@ export interface components {
             expectedBranchCount: number;
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink" | "aiNode";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -1986,7 +2044,7 @@ export interface components {
         CreateMergeNodeInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2001,7 +2059,7 @@ export interface components {
         UpdateMergeNodeInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2020,7 +2078,7 @@ export interface components {
             notifyEmails: string[];
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink" | "aiNode";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -2031,7 +2089,7 @@ export interface components {
         CreateApprovalNodeInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2051,7 +2109,7 @@ export interface components {
         UpdateApprovalNodeInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2075,7 +2133,7 @@ export interface components {
             isActive: boolean;
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink" | "aiNode";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -2086,7 +2144,7 @@ export interface components {
         CreateRateLimiterNodeInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2109,7 +2167,7 @@ export interface components {
         UpdateRateLimiterNodeInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2148,7 +2206,7 @@ export interface components {
             isActive: boolean;
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink" | "aiNode";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -2159,7 +2217,7 @@ export interface components {
         CreateScheduledWorkflowInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2197,7 +2255,7 @@ export interface components {
         UpdateScheduledWorkflowInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2226,7 +2284,7 @@ export interface components {
             id: string;
             _id: string;
             name: string;
-            /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink */
+            /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
             sourceNodeType: string;
             sourceNodeId: string;
             /** @description Webhook whose pipeline runs; it must have acceptsInternalCalls */
@@ -2238,7 +2296,7 @@ export interface components {
             mode: "sync" | "async";
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink" | "aiNode";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -2250,11 +2308,11 @@ export interface components {
             /** @default flow link */
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
                 nodeType: string;
                 nodeId: string;
             }[];
-            /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink */
+            /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
             sourceNodeType: string;
             sourceNodeId: string;
             /** @description Webhook whose pipeline runs; it must have acceptsInternalCalls */
@@ -2269,11 +2327,11 @@ export interface components {
         UpdateFlowLinkInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
                 nodeType: string;
                 nodeId: string;
             }[];
-            /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink */
+            /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
             sourceNodeType?: string;
             sourceNodeId?: string;
             /** @description Webhook whose pipeline runs; it must have acceptsInternalCalls */
@@ -2283,6 +2341,86 @@ export interface components {
              * @enum {string}
              */
             mode?: "sync" | "async";
+        };
+        AiNode: {
+            id: string;
+            _id: string;
+            name: string;
+            /**
+             * Format: uri
+             * @description OpenAI-compatible API root: `POST {baseUrl}/chat/completions` (https://api.openai.com/v1, http://localhost:11434/v1 for Ollama, a vLLM server's /v1)
+             */
+            baseUrl: string;
+            model: string;
+            /** @description Credential whose secret is sent as the bearer token (none: no token) */
+            credentialId?: string | null;
+            systemPrompt: string;
+            /** @description Handlebars template rendered with the event's payload: the user message */
+            promptTemplate: string;
+            /** @description Webhooks the model may call as tools (each needs acceptsInternalCalls) */
+            toolWebhookIds: string[];
+            maxToolCalls: number;
+            inputNodes: {
+                /** @enum {string} */
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink" | "aiNode";
+                nodeId: string;
+            }[];
+            ownerId: string;
+            organizationId: string | null;
+            createdAt: string;
+            updatedAt: string;
+        };
+        CreateAiNodeInput: {
+            name: string;
+            inputNodes?: {
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
+                nodeType: string;
+                nodeId: string;
+            }[];
+            /**
+             * Format: uri
+             * @description OpenAI-compatible API root: `POST {baseUrl}/chat/completions` (https://api.openai.com/v1, http://localhost:11434/v1 for Ollama, a vLLM server's /v1)
+             */
+            baseUrl: string;
+            model: string;
+            /**
+             * @description Credential whose secret is sent as the bearer token (none: no token)
+             * @default null
+             */
+            credentialId?: string | null;
+            /** @default  */
+            systemPrompt?: string;
+            /** @description Handlebars template rendered with the event's payload: the user message */
+            promptTemplate: string;
+            /**
+             * @description Webhooks the model may call as tools (each needs acceptsInternalCalls)
+             * @default []
+             */
+            toolWebhookIds?: string[];
+            /** @default 5 */
+            maxToolCalls?: number;
+        };
+        UpdateAiNodeInput: {
+            name?: string;
+            inputNodes?: {
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
+                nodeType: string;
+                nodeId: string;
+            }[];
+            /**
+             * Format: uri
+             * @description OpenAI-compatible API root: `POST {baseUrl}/chat/completions` (https://api.openai.com/v1, http://localhost:11434/v1 for Ollama, a vLLM server's /v1)
+             */
+            baseUrl?: string;
+            model?: string;
+            /** @description Credential whose secret is sent as the bearer token (none: no token) */
+            credentialId?: string | null;
+            systemPrompt?: string;
+            /** @description Handlebars template rendered with the event's payload: the user message */
+            promptTemplate?: string;
+            /** @description Webhooks the model may call as tools (each needs acceptsInternalCalls) */
+            toolWebhookIds?: string[];
+            maxToolCalls?: number;
         };
         ScheduledWorkflowRun: {
             id: string;
@@ -10641,6 +10779,503 @@ export interface operations {
                 };
             };
             /** @description No flow link with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Another record still depends on this one in a way that cannot be removed, or the existing nodes a write connects would exceed a forwarding limit (the message names it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Request body larger than 1048576 bytes (MAX_PAYLOAD_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listAiNodes: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description Page size, at most 100 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of ai nodes */
+            200: {
+                headers: {
+                    /** @description Total records in this context */
+                    "X-Total-Count": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiNode"][];
+                };
+            };
+            /** @description Invalid request or reference; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description ai node of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createAiNode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAiNodeInput"];
+            };
+        };
+        responses: {
+            /** @description The new ai node */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiNode"];
+                };
+            };
+            /** @description Invalid request or reference; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description ai node of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Another record still depends on this one in a way that cannot be removed, or the existing nodes a write connects would exceed a forwarding limit (the message names it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Request body larger than 1048576 bytes (MAX_PAYLOAD_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    getAiNode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ai node */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiNode"];
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description ai node of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No ai node with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    deleteAiNode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description ai node of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No ai node with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Another record still depends on this one in a way that cannot be removed, or the existing nodes a write connects would exceed a forwarding limit (the message names it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    updateAiNode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAiNodeInput"];
+            };
+        };
+        responses: {
+            /** @description The updated ai node */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiNode"];
+                };
+            };
+            /** @description Invalid request or reference; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description ai node of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No ai node with this id */
             404: {
                 headers: {
                     [name: string]: unknown;
