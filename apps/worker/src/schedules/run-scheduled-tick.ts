@@ -1,10 +1,10 @@
-import { claimScheduledRun, findPipelineNodeById } from "@hookflow/db";
+import { claimScheduledRun, findPipelineNodeById, finishScheduledRun } from "@hookflow/db";
 import { newPrefixedId } from "@hookflow/domain";
 import { type PipelineNode, ScheduledWorkflowConfig } from "@hookflow/pipeline";
 import { ScheduleJobData, tickTimeOf } from "@hookflow/queue";
 import type { Job } from "bullmq";
 import type { WorkerServices } from "../services.js";
-import { callScheduledUrl } from "./call-scheduled-url.js";
+import { callScheduledUrl, RetryScheduledCall } from "./call-scheduled-url.js";
 import { injectScheduledEvent } from "./inject-scheduled-event.js";
 
 /** A tick this worker holds the run of. */
@@ -80,9 +80,30 @@ export async function runScheduledTick(
     runId: claim.id,
     lastAttempt: job.attemptsMade + 1 >= (job.opts.attempts ?? 1),
   };
-  if (config.webhookId) {
-    await injectScheduledEvent(services, workflow, config.webhookId, tick);
-  } else if (config.url) {
-    await callScheduledUrl(services, { ...config, url: config.url }, tick);
+  try {
+    if (config.webhookId) {
+      await injectScheduledEvent(services, workflow, config.webhookId, tick);
+    } else if (config.url) {
+      await callScheduledUrl(services, { ...config, url: config.url }, tick);
+    }
+  } catch (error) {
+    if (!(error instanceof RetryScheduledCall)) await releaseRun(services, tick, error);
+    throw error;
   }
+}
+
+/**
+ * A fault of ours (Postgres or Redis down mid-tick): the run is left for the job's next attempt
+ * (`retrying`) or, on the last one, `failed`, so a retried job can claim it again.
+ */
+async function releaseRun(services: WorkerServices, tick: ClaimedTick, error: unknown) {
+  // The cause is logged, not stored: runs are shown to users, internal messages are not.
+  services.logger.warn({ err: error, runId: tick.runId }, "scheduled tick failed internally");
+  await finishScheduledRun(services.db.db, tick.runId, {
+    status: tick.lastAttempt ? "failed" : "retrying",
+    error: "internal error",
+    finishedAt: tick.lastAttempt ? services.now() : null,
+  }).catch((cause: unknown) =>
+    services.logger.warn({ err: cause, runId: tick.runId }, "could not release a scheduled run"),
+  );
 }
