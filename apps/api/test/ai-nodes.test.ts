@@ -120,7 +120,7 @@ describe("AI nodes", () => {
       expect.arrayContaining([
         expect.objectContaining({
           node: node.id,
-          nodeType: "aiNode",
+          nodeType: "ai",
           result: "passed",
           wouldCall: {
             url: `${model.url}/chat/completions`,

@@ -18,7 +18,7 @@ export const NODE_TYPES = [
   "rateLimiter",
   "scheduledWorkflow",
   "flowLink",
-  "aiNode",
+  "ai",
 ] as const;
 export type NodeType = (typeof NODE_TYPES)[number];
 
@@ -52,9 +52,9 @@ const ALIASES: Record<string, NodeType> = {
   scheduledworkflows: "scheduledWorkflow",
   flowlink: "flowLink",
   flowlinks: "flowLink",
-  ainode: "aiNode",
-  ainodes: "aiNode",
-  ai: "aiNode",
+  ainode: "ai",
+  ainodes: "ai",
+  ai: "ai",
 };
 
 /** `"filter-node"`, `"filterNode"`, `"filter-nodes"` -> `"filter"`; unknown -> undefined. */

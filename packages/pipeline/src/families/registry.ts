@@ -124,7 +124,7 @@ export const FAMILIES = {
     defaultName: "flow link",
   }),
   aiNode: family({
-    nodeType: "aiNode",
+    nodeType: "ai",
     path: "ai-nodes",
     idPrefix: "ain",
     config: AiNodeConfig,

@@ -1758,7 +1758,7 @@ export interface components {
             })[];
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink" | "aiNode";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink" | "ai";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -1769,7 +1769,7 @@ export interface components {
         CreateRouterInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -1786,7 +1786,7 @@ export interface components {
         UpdateRouterInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -1815,7 +1815,7 @@ export interface components {
             }[];
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink" | "aiNode";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink" | "ai";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -1826,7 +1826,7 @@ export interface components {
         CreateFilterNodeInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -1846,7 +1846,7 @@ export interface components {
         UpdateFilterNodeInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -1870,7 +1870,7 @@ export interface components {
             template: string;
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink" | "aiNode";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink" | "ai";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -1881,7 +1881,7 @@ export interface components {
         CreateTransformNodeInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -1893,7 +1893,7 @@ export interface components {
         UpdateTransformNodeInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -1927,7 +1927,7 @@ export interface components {
             }[];
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink" | "aiNode";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink" | "ai";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -1938,7 +1938,7 @@ export interface components {
         CreateSchemaValidatorInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -1967,7 +1967,7 @@ export interface components {
         UpdateSchemaValidatorInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -1998,7 +1998,7 @@ export interface components {
             delaySeconds: number;
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink" | "aiNode";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink" | "ai";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -2009,7 +2009,7 @@ export interface components {
         CreateDelayNodeInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2018,7 +2018,7 @@ export interface components {
         UpdateDelayNodeInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2033,7 +2033,7 @@ export interface components {
             expectedBranchCount: number;
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink" | "aiNode";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink" | "ai";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -2044,7 +2044,7 @@ export interface components {
         CreateMergeNodeInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2059,7 +2059,7 @@ export interface components {
         UpdateMergeNodeInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2078,7 +2078,7 @@ export interface components {
             notifyEmails: string[];
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink" | "aiNode";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink" | "ai";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -2089,7 +2089,7 @@ export interface components {
         CreateApprovalNodeInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2109,7 +2109,7 @@ export interface components {
         UpdateApprovalNodeInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2133,7 +2133,7 @@ export interface components {
             isActive: boolean;
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink" | "aiNode";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink" | "ai";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -2144,7 +2144,7 @@ export interface components {
         CreateRateLimiterNodeInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2167,7 +2167,7 @@ export interface components {
         UpdateRateLimiterNodeInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2206,7 +2206,7 @@ export interface components {
             isActive: boolean;
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink" | "aiNode";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink" | "ai";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -2217,7 +2217,7 @@ export interface components {
         CreateScheduledWorkflowInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2255,7 +2255,7 @@ export interface components {
         UpdateScheduledWorkflowInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2284,7 +2284,7 @@ export interface components {
             id: string;
             _id: string;
             name: string;
-            /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
+            /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
             sourceNodeType: string;
             sourceNodeId: string;
             /** @description Webhook whose pipeline runs; it must have acceptsInternalCalls */
@@ -2296,7 +2296,7 @@ export interface components {
             mode: "sync" | "async";
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink" | "aiNode";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink" | "ai";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -2308,11 +2308,11 @@ export interface components {
             /** @default flow link */
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
-            /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
+            /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
             sourceNodeType: string;
             sourceNodeId: string;
             /** @description Webhook whose pipeline runs; it must have acceptsInternalCalls */
@@ -2327,11 +2327,11 @@ export interface components {
         UpdateFlowLinkInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
-            /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
+            /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
             sourceNodeType?: string;
             sourceNodeId?: string;
             /** @description Webhook whose pipeline runs; it must have acceptsInternalCalls */
@@ -2362,7 +2362,7 @@ export interface components {
             maxToolCalls: number;
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink" | "aiNode";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink" | "ai";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -2373,7 +2373,7 @@ export interface components {
         CreateAiNodeInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2403,7 +2403,7 @@ export interface components {
         UpdateAiNodeInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, aiNode */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
