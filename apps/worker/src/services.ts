@@ -24,7 +24,7 @@ import {
 } from "@hookflow/queue";
 import type { Queue } from "bullmq";
 import { Redis } from "ioredis";
-import { createAiPort, type ResolveBearerToken } from "./ai/ai-port.js";
+import { type AiToolSource, createAiPort, type ResolveBearerToken } from "./ai/ai-port.js";
 import { createChatClient } from "./ai/chat-client.js";
 import { type ChangeFeed, createChangeFeed } from "./cache/change-feed.js";
 import { type CircuitBreakerStore, createCircuitBreakerStore } from "./delivery/circuit-store.js";
@@ -86,6 +86,8 @@ export interface BuildWorkerServicesOptions {
    * it, an AI node with a credentialId fails; one without calls its model with no token.
    */
   resolveBearerToken?: ResolveBearerToken;
+  /** Extra AI tools besides webhooks (the seam for Gmail actions with aiEnabled). */
+  aiTools?: AiToolSource;
 }
 
 /**
@@ -199,6 +201,7 @@ export function buildWorkerServices(options: BuildWorkerServicesOptions): Worker
     },
     chat,
     resolveBearerToken: options.resolveBearerToken ?? (async () => undefined),
+    ...(options.aiTools ? { extraTools: options.aiTools } : {}),
     delayScale: config.delayScale,
   });
 

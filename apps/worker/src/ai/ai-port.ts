@@ -60,14 +60,52 @@ function parseOutput(content: string): unknown {
   }
 }
 
-interface Tool {
-  webhookId: string;
-  definition: Record<string, unknown>;
+/**
+ * A tool from elsewhere than a webhook: the seam for the operations of Gmail actions with
+ * `aiEnabled` (docs/decisions.md, AI nodes). The source checks the node's rights to it.
+ */
+export interface ExtraAiTool {
+  /** The function name, unique in the node's list ([a-zA-Z0-9_-]{1,64}; `webhook_` is taken). */
+  name: string;
+  description: string;
+  /** JSON schema of the arguments. */
+  parameters: object;
+  /** Runs one call: the `tool` message content (JSON text) and a short status for the step. */
+  run: (argumentsJson: string) => Promise<{ content: string; status: string }>;
 }
 
-/** One function tool per tool webhook still of the node's scope and consenting. */
-async function toolsOf(services: WorkerServices, request: AiRequest): Promise<Map<string, Tool>> {
+/** The extra tools an AI node gets (by its owner and config); none unless one is plugged in. */
+export type AiToolSource = (request: AiRequest) => Promise<ExtraAiTool[]>;
+
+type Tool = { definition: Record<string, unknown> } & (
+  | { webhookId: string }
+  | { extra: ExtraAiTool }
+);
+
+/**
+ * One function tool per tool webhook (its rights are checked when called), then the extra
+ * tools of `source`.
+ */
+async function toolsOf(
+  services: WorkerServices,
+  request: AiRequest,
+  source: AiToolSource | undefined,
+): Promise<Map<string, Tool>> {
   const tools = new Map<string, Tool>();
+  for (const extra of source ? await source(request) : []) {
+    if (extra.name.startsWith("webhook_")) continue;
+    tools.set(extra.name, {
+      extra,
+      definition: {
+        type: "function",
+        function: {
+          name: extra.name,
+          description: extra.description,
+          parameters: extra.parameters,
+        },
+      },
+    });
+  }
   for (const webhookId of request.config.toolWebhookIds) {
     const graph = await services.pipeline.graphs.get(webhookId);
     const name = toolNameOf(webhookId);
@@ -90,6 +128,8 @@ export function createAiPort(options: {
   services: () => WorkerServices;
   chat: ChatClient;
   resolveBearerToken: ResolveBearerToken;
+  /** Extra tools (Gmail actions with aiEnabled, once they exist). */
+  extraTools?: AiToolSource;
   delayScale: number;
 }): AiPort {
   const send = async (url: string, token: string | undefined, body: Record<string, unknown>) => {
@@ -114,10 +154,11 @@ export function createAiPort(options: {
       return { ok: false, error: `credentialId: credential ${config.credentialId} cannot be used` };
     }
     const url = `${config.baseUrl.replace(/\/+$/, "")}/chat/completions`;
-    const tools = await toolsOf(services, request);
+    const tools = await toolsOf(services, request, options.extraTools);
     const messages: ChatMessage[] = [...request.messages];
     const usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0, modelCalls: 0 };
-    const calls: Array<{ webhookId: string; status: string }> = [];
+    const calls: Array<{ webhookId: string; status: string } | { tool: string; status: string }> =
+      [];
     const detail = () => ({ usage: { ...usage }, toolCalls: [...calls] });
     for (;;) {
       const offerTools = tools.size > 0 && calls.length < config.maxToolCalls;
@@ -160,6 +201,10 @@ export function createAiPort(options: {
           content = JSON.stringify({ status: "refused", error: "maxToolCalls reached" });
         } else if (!tool) {
           content = JSON.stringify({ status: "failed", error: `no tool ${call.function.name}` });
+        } else if ("extra" in tool) {
+          const result = await tool.extra.run(call.function.arguments);
+          calls.push({ tool: tool.extra.name, status: result.status });
+          content = result.content;
         } else {
           const result = await runTool(services, owner, {
             webhookId: tool.webhookId,

@@ -1,13 +1,16 @@
 import { toolNameOf } from "@hookflow/pipeline";
+import { enqueueDeliveries } from "@hookflow/queue";
 import {
   answerReply,
   type ChatStandIn,
+  createTestRedisPrefix,
   type Receiver,
   startChatStandIn,
   startReceiver,
   toolCallReply,
 } from "@hookflow/testing";
-import { startWorkerHarness, type WorkerHarness } from "../harness.js";
+import { startWorker } from "../../src/start-worker.js";
+import { buildTestWorkerServices, startWorkerHarness, type WorkerHarness } from "../harness.js";
 import { createNode, fromWebhook, recordedSteps } from "../pipeline/pipeline-harness.js";
 
 let h: WorkerHarness;
@@ -169,5 +172,92 @@ describe("AI nodes", () => {
     await h.waitForStatus(id, "delivered");
     expect(model.requests.slice(start)).toHaveLength(2);
     expect(bodiesAt("/ai-retry")).toEqual([{ ok: true }]);
+  });
+
+  it("use the plugged-in credential resolver and extra tools (the seams for credentials and Gmail)", async () => {
+    const redis = createTestRedisPrefix();
+    const owners: unknown[] = [];
+    const plugged = buildTestWorkerServices(
+      h.database,
+      redis,
+      {},
+      {},
+      {
+        resolveBearerToken: async (owner, credentialId) => {
+          owners.push({ owner, credentialId });
+          return credentialId === "cred_ok" ? "sk-test" : undefined;
+        },
+        aiTools: async () => [
+          {
+            name: "gmail_send",
+            description: "Sends a mail",
+            parameters: { type: "object", properties: { to: { type: "string" } } },
+            run: async (args) => ({
+              content: JSON.stringify({ sent: JSON.parse(args) }),
+              status: "sent",
+            }),
+          },
+        ],
+      },
+    );
+    const worker = await startWorker(plugged);
+    try {
+      const source = await h.createWebhook({ targetUrl: `${receiver.url}/ai-plugged` });
+      const ai = await createNode(
+        h,
+        "aiNode",
+        {
+          baseUrl: model.url,
+          model: "stand-in-1",
+          credentialId: "cred_ok",
+          promptTemplate: "Mail {{to}}",
+          maxToolCalls: 1,
+        },
+        [fromWebhook(source.id)],
+      );
+      const start = model.requests.length;
+      model.script((_request, index) =>
+        index === start ? toolCallReply("gmail_send", { to: "a@b.test" }) : answerReply("sent"),
+      );
+      const { id } = await h.createEvent(source, { body: '{"to":"a@b.test"}', enqueue: false });
+      await enqueueDeliveries(plugged.queues, [
+        { priority: source.priority, data: { eventId: id, webhookId: source.id } },
+      ]);
+      await h.waitForStatus(id, "delivered");
+      const [first, second] = model.requests.slice(start);
+      expect(first?.authorization).toBe("Bearer sk-test");
+      expect(first?.body.tools?.map((t) => (t.function as { name: string }).name)).toEqual([
+        "gmail_send",
+      ]);
+      expect(JSON.parse(String(second?.body.messages?.at(-1)?.content))).toEqual({
+        sent: { to: "a@b.test" },
+      });
+      expect(owners).toEqual([
+        { owner: { ownerId: h.ownerId, organizationId: null }, credentialId: "cred_ok" },
+      ]);
+      const step = (await recordedSteps(h, id)).find(
+        (s) => s.nodeId === ai.id && s.status === "success",
+      );
+      expect(step?.detail).toMatchObject({ toolCalls: [{ tool: "gmail_send", status: "sent" }] });
+    } finally {
+      await worker.close();
+      await plugged.close();
+      await redis.destroy();
+    }
+  });
+
+  it("fail a node whose credential the resolver does not know", async () => {
+    const { source, ai } = await aiGraph("/ai-nocred", []);
+    await h.services.db
+      .sql`update pipeline_nodes set config = config || '{"credentialId":"cred_x"}'::jsonb where id = ${ai.id}`;
+    await h.services.redis.publish(
+      h.services.keys.graphChangedChannel,
+      JSON.stringify({ nodeId: ai.id }),
+    );
+    const start = model.requests.length;
+    const { id } = await h.createEvent(source, { body: '{"id":1}' });
+    const event = await h.waitForStatus(id, "failed");
+    expect(event.lastError).toContain("credentialId: credential cred_x cannot be used");
+    expect(model.requests.length).toBe(start);
   });
 });
