@@ -23,19 +23,12 @@ export const AiNodeConfig = z.object({
     .nullish()
     .meta({ description: "Credential whose secret is sent as the bearer token (none: no token)" }),
   systemPrompt: z.string().max(AI_PROMPT_MAX_LENGTH),
-  promptTemplate: z
-    .string()
-    .min(1)
-    .max(AI_PROMPT_MAX_LENGTH)
-    .meta({
-      description: "Handlebars template rendered with the event's payload: the user message",
-    }),
-  toolWebhookIds: z
-    .array(id())
-    .max(20)
-    .meta({
-      description: "Webhooks the model may call as tools (each needs acceptsInternalCalls)",
-    }),
+  promptTemplate: z.string().min(1).max(AI_PROMPT_MAX_LENGTH).meta({
+    description: "Handlebars template rendered with the event's payload: the user message",
+  }),
+  toolWebhookIds: z.array(id()).max(20).meta({
+    description: "Webhooks the model may call as tools (each needs acceptsInternalCalls)",
+  }),
   maxToolCalls: z.number().int().min(0).max(AI_MAX_TOOL_CALLS),
 });
 export type AiNodeConfig = z.infer<typeof AiNodeConfig>;
