@@ -60,7 +60,7 @@ describe("flow links", () => {
     });
     const crossOrg = await post(alice.token, fromWebhook(orgHook));
     expect(crossOrg.status).toBe(403);
-    expect(crossOrg.body.message).toContain("not of this link's organization or personal space");
+    expect(crossOrg.body.message).toContain("not of this node's organization or personal space");
 
     const bobHook = await insertWebhookRow(api.services.db.db, bob.userId, {
       acceptsInternalCalls: true,
