@@ -16,7 +16,7 @@ export type ResolveBearerToken = (
 ) => Promise<string | undefined>;
 
 /** Attempts of one model call when it answers 429 or 5xx or does not answer. */
-export const AI_CALL_ATTEMPTS = 3;
+const AI_CALL_ATTEMPTS = 3;
 /** The longest wait between attempts (a longer Retry-After is cut to it), before the delay scale. */
 const MAX_RETRY_WAIT_MS = 30_000;
 

@@ -3,14 +3,14 @@ import { Agent, request } from "undici";
 import { guardedLookup } from "../delivery/guarded-lookup.js";
 
 /** The biggest chat-completions answer read (a longer one fails the call). */
-export const CHAT_RESPONSE_LIMIT_BYTES = 1024 * 1024;
+const CHAT_RESPONSE_LIMIT_BYTES = 1024 * 1024;
 
 export type ChatMessage =
   | { role: "system" | "user"; content: string }
   | { role: "assistant"; content: string | null; tool_calls?: ToolCall[] }
   | { role: "tool"; tool_call_id: string; content: string };
 
-export interface ToolCall {
+interface ToolCall {
   id: string;
   type: "function";
   function: { name: string; arguments: string };

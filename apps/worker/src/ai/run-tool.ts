@@ -2,7 +2,7 @@ import { sameOwnerScope } from "@hookflow/domain";
 import { createDryRunPorts, predictFinalStatus, runPipeline } from "@hookflow/pipeline";
 import type { WorkerServices } from "../services.js";
 
-export const TOOL_ARGUMENTS_MAX_LENGTH = 64 * 1024;
+const TOOL_ARGUMENTS_MAX_LENGTH = 64 * 1024;
 
 export interface ToolResult {
   /** The `tool` message content returned to the model (JSON text). */

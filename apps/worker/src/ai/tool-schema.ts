@@ -26,7 +26,7 @@ function leafOf(field: SchemaField): Record<string, unknown> {
  * A JSON schema of a schema validator's fields, for a tool's `parameters`: dotted paths become
  * nested objects; fields that index into arrays (`items.0.sku`) are left to the validator.
  */
-export function jsonSchemaOf(fields: readonly SchemaField[]): ObjectSchema {
+function jsonSchemaOf(fields: readonly SchemaField[]): ObjectSchema {
   const root: ObjectSchema = { type: "object", properties: {}, required: [] };
   for (const field of fields) {
     const segments = field.path.split(".");

@@ -12,7 +12,7 @@ import type { WorkerServices } from "../services.js";
 import { parsePayload } from "./run-fresh-pipeline.js";
 
 /** How long a sync flow link waits for its webhook's pipeline before recording a timeout. */
-export const SYNC_LINK_TIMEOUT_MS = 10_000;
+const SYNC_LINK_TIMEOUT_MS = 10_000;
 const POLL_MS = 50;
 const STEP_PAYLOAD_LIMIT_BYTES = 16 * 1024;
 

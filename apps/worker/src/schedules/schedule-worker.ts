@@ -5,7 +5,7 @@ import { RetryScheduledCall } from "./call-scheduled-url.js";
 import { runScheduledTick } from "./run-scheduled-tick.js";
 
 /** Ticks one worker process runs at once (url calls wait on the network). */
-export const SCHEDULE_CONCURRENCY = 10;
+const SCHEDULE_CONCURRENCY = 10;
 
 /**
  * The BullMQ worker of scheduled-workflow ticks. It computes each scheduler's next tick with the

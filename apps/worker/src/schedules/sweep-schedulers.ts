@@ -14,7 +14,7 @@ import {
 import type { Queue } from "bullmq";
 
 /** Runs kept per workflow: older ticks are pruned by the sweeper. */
-export const SCHEDULED_RUNS_KEPT = 1000;
+const SCHEDULED_RUNS_KEPT = 1000;
 
 export interface ScheduleSweepState {
   /** The last workflow id of the previous page (null: start again from the first). */

@@ -6,7 +6,7 @@ import { ConflictError, type OwnerColumns, ownerScopeOf } from "@hookflow/domain
  * in Redis and, at a tick per second, a job per second for the workers (docs/decisions.md,
  * Scheduled workflows).
  */
-export const MAX_SCHEDULED_WORKFLOWS_PER_SCOPE = 100;
+const MAX_SCHEDULED_WORKFLOWS_PER_SCOPE = 100;
 
 /** 409 when the owner scope of `node` already has the most scheduled workflows it may have. */
 export async function checkScheduledWorkflowCap(db: DbExecutor, node: OwnerColumns): Promise<void> {
