@@ -9,4 +9,5 @@ export * from "./mail/index.js";
 export * from "./parks/index.js";
 export * from "./pipeline-nodes/index.js";
 export * from "./steps/index.js";
+export * from "./targets/index.js";
 export * from "./webhooks/index.js";

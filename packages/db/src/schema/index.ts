@@ -2,4 +2,5 @@ export * from "./event-steps.js";
 export * from "./events.js";
 export * from "./identity.js";
 export * from "./pipeline.js";
+export * from "./targets.js";
 export * from "./webhooks.js";

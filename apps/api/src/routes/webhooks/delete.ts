@@ -1,5 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
-import { deleteWebhook, withGraphWriteLock } from "@hookflow/db";
+import { deleteWebhook, detachWebhookFromTargets, withGraphWriteLock } from "@hookflow/db";
 import { NotFoundError, ownerScopeOf } from "@hookflow/domain";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
@@ -24,7 +24,7 @@ const route = createRoute({
   description:
     "Deletes the webhook with its events and delivery attempts; its ingress URL answers 404 " +
     "from then on. In the same transaction it is removed from every node that references it " +
-    "(inputNodes, router routes, rate-limiter outputs); 409 when a node of the webhook's own " +
+    "(inputNodes, router routes, rate-limiter outputs) and from every additional target's inputNodes; 409 when a node of the webhook's own " +
     "owner cannot do without it (a router whose only route leads to it). Needs webhooks:write.",
   security: BEARER,
   middleware: [scopeGuard("webhooks:write")] as const,
@@ -42,6 +42,7 @@ export function registerDeleteWebhook(app: ApiApp, services: ApiServices): void 
     const scope = ownerScopeOf(webhook);
     const { deleted, detached } = await withGraphWriteLock(services.db.db, scope, async (tx) => {
       const detached = await detachReferences(tx, webhook, services.now());
+      await detachWebhookFromTargets(tx, id, services.now());
       return { deleted: await deleteWebhook(tx, id), detached };
     });
     if (!deleted) throw new NotFoundError("Webhook not found");

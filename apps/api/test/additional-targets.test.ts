@@ -1,0 +1,273 @@
+import { organizations, users } from "@hookflow/db";
+import { eq } from "drizzle-orm";
+import { createApiKeyFor, createOrganizationWith, createUserWithSession } from "./fixtures.js";
+import { type ApiHarness, startApi } from "./harness.js";
+
+type User = Awaited<ReturnType<typeof createUserWithSession>>;
+
+let api: ApiHarness;
+let alice: User;
+let bob: User;
+
+beforeAll(async () => {
+  api = await startApi();
+  alice = await createUserWithSession(api.database.db);
+  bob = await createUserWithSession(api.database.db);
+});
+
+afterAll(async () => {
+  await api.close();
+});
+
+async function webhookOf(user: User, headers: Record<string, string> = {}): Promise<string> {
+  const res = await api.call("POST", "/api/webhooks", {
+    token: user.token,
+    headers,
+    body: { name: "w", targetUrl: "https://example.com/hook" },
+  });
+  expect(res.status).toBe(201);
+  return res.body.id as string;
+}
+
+function link(id: string) {
+  return [{ nodeType: "webhook", nodeId: id }];
+}
+
+describe("additional targets", () => {
+  it("creates with defaults, reads, lists, updates and deletes", async () => {
+    const wh = await webhookOf(alice);
+    const created = await api.call("POST", "/api/additional-targets", {
+      token: alice.token,
+      body: { name: "Audit", url: "https://audit.example.com/in", inputNodes: link(wh) },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      name: "Audit",
+      url: "https://audit.example.com/in",
+      isActive: true,
+      maxRetries: 3,
+      filters: [],
+      payloadTransform: null,
+      notifyPrimaryOnFailure: false,
+      inputNodes: link(wh),
+      healthStatus: "healthy",
+      ownerId: alice.userId,
+      organizationId: null,
+    });
+    const id = created.body.id as string;
+    expect(id).toMatch(/^tgt_/);
+    expect(created.body._id).toBe(id);
+
+    const got = await api.call("GET", `/api/additional-targets/${id}`, { token: alice.token });
+    expect(got.status).toBe(200);
+    expect(got.body.id).toBe(id);
+
+    const list = await api.call("GET", "/api/additional-targets", { token: alice.token });
+    expect(list.status).toBe(200);
+    expect(list.body.map((t: { id: string }) => t.id)).toContain(id);
+    expect(list.headers.get("x-total-count")).toBe(String(list.body.length));
+
+    const patched = await api.call("PATCH", `/api/additional-targets/${id}`, {
+      token: alice.token,
+      body: {
+        filters: [{ field: "amount", operator: "gt", value: 10 }],
+        payloadTransform: '{"id": "{{id}}"}',
+        notifyPrimaryOnFailure: true,
+      },
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({
+      name: "Audit",
+      filters: [{ field: "amount", operator: "gt", value: "10" }],
+      payloadTransform: '{"id": "{{id}}"}',
+      notifyPrimaryOnFailure: true,
+    });
+    const cleared = await api.call("PATCH", `/api/additional-targets/${id}`, {
+      token: alice.token,
+      body: { payloadTransform: null },
+    });
+    expect(cleared.body.payloadTransform).toBeNull();
+
+    const deleted = await api.call("DELETE", `/api/additional-targets/${id}`, {
+      token: alice.token,
+    });
+    expect(deleted.status).toBe(204);
+    const gone = await api.call("GET", `/api/additional-targets/${id}`, { token: alice.token });
+    expect(gone.status).toBe(404);
+  });
+
+  it.each([
+    ["name missing", { url: "https://a.example" }, "name"],
+    ["url not a URL", { name: "x", url: "not a url" }, "url"],
+    ["url not http", { name: "x", url: "ftp://a.example" }, "url"],
+    ["maxRetries negative", { name: "x", url: "https://a.example", maxRetries: -1 }, "maxRetries"],
+    [
+      "a template that is not JSON",
+      { name: "x", url: "https://a.example", payloadTransform: "{not json" },
+      "payloadTransform",
+    ],
+    [
+      "an input that is not a webhook",
+      {
+        name: "x",
+        url: "https://a.example",
+        inputNodes: [{ nodeType: "filter", nodeId: "fltn_1" }],
+      },
+      "inputNodes.0.nodeType",
+    ],
+    [
+      "a filter without a value",
+      { name: "x", url: "https://a.example", filters: [{ field: "a", operator: "eq" }] },
+      "filters.0.value",
+    ],
+  ])("rejects %s with 400 naming the field", async (_label, body, field) => {
+    const res = await api.call("POST", "/api/additional-targets", { token: alice.token, body });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain(field);
+  });
+
+  it("refuses links to unknown webhooks and to another owner's webhook as unknown", async () => {
+    const bobs = await webhookOf(bob);
+    for (const nodeId of ["wh_missing", bobs]) {
+      const res = await api.call("POST", "/api/additional-targets", {
+        token: alice.token,
+        body: { name: "x", url: "https://a.example", inputNodes: link(nodeId) },
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe(`inputNodes.0.nodeId: Unknown webhook ${nodeId}`);
+    }
+    const duplicate = await webhookOf(alice);
+    const twice = await api.call("POST", "/api/additional-targets", {
+      token: alice.token,
+      body: {
+        name: "x",
+        url: "https://a.example",
+        inputNodes: [...link(duplicate), ...link(duplicate)],
+      },
+    });
+    expect(twice.status).toBe(400);
+    expect(twice.body.message).toContain("inputNodes.1.nodeId");
+  });
+
+  it("keeps another owner's target out of reach: 403 on read, write and delete, absent from lists", async () => {
+    const wh = await webhookOf(alice);
+    const created = await api.call("POST", "/api/additional-targets", {
+      token: alice.token,
+      body: { name: "private", url: "https://a.example", inputNodes: link(wh) },
+    });
+    const id = created.body.id as string;
+    expect(
+      (await api.call("GET", `/api/additional-targets/${id}`, { token: bob.token })).status,
+    ).toBe(403);
+    const patch = await api.call("PATCH", `/api/additional-targets/${id}`, {
+      token: bob.token,
+      body: { url: "https://bob.example" },
+    });
+    expect(patch.status).toBe(403);
+    expect(
+      (await api.call("DELETE", `/api/additional-targets/${id}`, { token: bob.token })).status,
+    ).toBe(403);
+    const list = await api.call("GET", "/api/additional-targets", { token: bob.token });
+    expect(list.body.map((t: { id: string }) => t.id)).not.toContain(id);
+    // Bob cannot hang his own target on Alice's webhook either.
+    const hang = await api.call("POST", "/api/additional-targets", {
+      token: bob.token,
+      body: { name: "tap", url: "https://bob.example", inputNodes: link(wh) },
+    });
+    expect(hang.status).toBe(400);
+    const stillAlices = await api.call("GET", `/api/additional-targets/${id}`, {
+      token: alice.token,
+    });
+    expect(stillAlices.body.url).toBe("https://a.example");
+  });
+
+  it("needs webhooks:read and webhooks:write scopes", async () => {
+    const reader = await createApiKeyFor(api.database.db, alice.userId, {
+      scopes: ["webhooks:read"],
+    });
+    const list = await api.call("GET", "/api/additional-targets", { token: reader.key });
+    expect(list.status).toBe(200);
+    const write = await api.call("POST", "/api/additional-targets", {
+      token: reader.key,
+      body: { name: "x", url: "https://a.example" },
+    });
+    expect(write.status).toBe(403);
+    const canvasOnly = await createApiKeyFor(api.database.db, alice.userId, {
+      scopes: ["canvas:read"],
+    });
+    expect(
+      (await api.call("GET", "/api/additional-targets", { token: canvasOnly.key })).status,
+    ).toBe(403);
+  });
+
+  it("limits maxRetries by the owner's plan: free 3, pro 10, organizations by their own plan", async () => {
+    const carol = await createUserWithSession(api.database.db);
+    const over = await api.call("POST", "/api/additional-targets", {
+      token: carol.token,
+      body: { name: "x", url: "https://a.example", maxRetries: 4 },
+    });
+    expect(over.status).toBe(403);
+    expect(over.body.message).toContain("free plan's limit of 3");
+    const ok = await api.call("POST", "/api/additional-targets", {
+      token: carol.token,
+      body: { name: "x", url: "https://a.example", maxRetries: 3 },
+    });
+    expect(ok.status).toBe(201);
+    const patchOver = await api.call("PATCH", `/api/additional-targets/${ok.body.id}`, {
+      token: carol.token,
+      body: { maxRetries: 5 },
+    });
+    expect(patchOver.status).toBe(403);
+
+    await api.database.db.update(users).set({ plan: "pro" }).where(eq(users.id, carol.userId));
+    const pro = await api.call("POST", "/api/additional-targets", {
+      token: carol.token,
+      body: { name: "x", url: "https://a.example", maxRetries: 10 },
+    });
+    expect(pro.status).toBe(201);
+    const proOver = await api.call("POST", "/api/additional-targets", {
+      token: carol.token,
+      body: { name: "x", url: "https://a.example", maxRetries: 11 },
+    });
+    expect(proOver.status).toBe(403);
+    expect(proOver.body.message).toContain("pro plan's limit of 10");
+
+    // A pro user acting for a free organization gets the organization's limit.
+    const org = await createOrganizationWith(api.database.db, [
+      { userId: carol.userId, role: "owner" },
+    ]);
+    const orgOver = await api.call("POST", "/api/additional-targets", {
+      token: carol.token,
+      headers: { "X-Organization-Id": org },
+      body: { name: "x", url: "https://a.example", maxRetries: 5 },
+    });
+    expect(orgOver.status).toBe(403);
+    await api.database.db
+      .update(organizations)
+      .set({ plan: "pro" })
+      .where(eq(organizations.id, org));
+    const orgOk = await api.call("POST", "/api/additional-targets", {
+      token: carol.token,
+      headers: { "X-Organization-Id": org },
+      body: { name: "x", url: "https://a.example", maxRetries: 5 },
+    });
+    expect(orgOk.status).toBe(201);
+    expect(orgOk.body.organizationId).toBe(org);
+  });
+
+  it("links a target to several webhooks; deleting a webhook removes only its link", async () => {
+    const [a, b] = [await webhookOf(alice), await webhookOf(alice)];
+    const created = await api.call("POST", "/api/additional-targets", {
+      token: alice.token,
+      body: { name: "both", url: "https://a.example", inputNodes: [...link(a), ...link(b)] },
+    });
+    expect(created.status).toBe(201);
+    expect((await api.call("DELETE", `/api/webhooks/${a}`, { token: alice.token })).status).toBe(
+      204,
+    );
+    const after = await api.call("GET", `/api/additional-targets/${created.body.id}`, {
+      token: alice.token,
+    });
+    expect(after.body.inputNodes).toEqual(link(b));
+  });
+});
