@@ -31,6 +31,7 @@ import { buildPipelineServices } from "./pipeline/build-pipeline-services.js";
 import type { PipelineServices } from "./pipeline/pipeline-services.js";
 import { createStepReporter, type StepReporter } from "./steps/step-reporter.js";
 import type { SweeperOptions } from "./sweeper/sweeper.js";
+import { createTargetCache, type TargetCache } from "./targets/target-cache.js";
 import { createWebhookCache, type WebhookCache } from "./webhooks/webhook-cache.js";
 
 export type Tracer = ReturnType<typeof getTracer>;
@@ -63,6 +64,8 @@ export interface WorkerServices {
   webhookFeed: WebhookFeedPublisher;
   /** The node graph: graph cache, transform runner, merge and rate-limiter ports, approval mail. */
   pipeline: PipelineServices;
+  /** Each webhook's active additional targets (cached). */
+  targets: TargetCache;
   now: () => Date;
   close: () => Promise<void>;
 }
@@ -171,6 +174,13 @@ export function buildWorkerServices(options: BuildWorkerServicesOptions): Worker
   });
 
   const batches = createDeliveryBatches(db);
+  const targets = createTargetCache({
+    db,
+    feed: changes,
+    graphChannel: keys.graphChangedChannel,
+    webhookChannel: keys.webhookChangedChannel,
+    logger,
+  });
 
   return {
     config,
@@ -193,6 +203,7 @@ export function buildWorkerServices(options: BuildWorkerServicesOptions): Worker
     steps,
     webhookFeed,
     pipeline,
+    targets,
     now,
     close: async () => {
       await changes.close();

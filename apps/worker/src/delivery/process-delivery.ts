@@ -10,6 +10,9 @@ import {
   reportCircuitOpen,
   reportSettledWithoutAttempt,
 } from "../steps/delivery-steps.js";
+import { fanOutToTargets } from "../targets/fan-out.js";
+import { processTargetDelivery } from "../targets/process-target-delivery.js";
+import { processTargetFailedNotice } from "../targets/target-failed-notice.js";
 import { type LoadedDelivery, loadDelivery } from "./load-delivery.js";
 import type { DeliveryOutcome } from "./outcome.js";
 import { performAttempt } from "./perform-attempt.js";
@@ -27,6 +30,12 @@ export async function processDelivery(
   services: WorkerServices,
   data: DeliverJobData,
 ): Promise<DeliveryOutcome> {
+  if (data.targetId !== undefined) {
+    const job = { eventId: data.eventId, webhookId: data.webhookId, targetId: data.targetId };
+    return data.targetFailed
+      ? processTargetFailedNotice(services, job)
+      : processTargetDelivery(services, job);
+  }
   if (data.parkId !== undefined) {
     return processResume(services, {
       eventId: data.eventId,
@@ -54,11 +63,27 @@ export async function processDelivery(
   const prepared = await prepareBody(services, loaded);
   if (prepared.kind === "done") return prepared.outcome;
   const { pending } = prepared;
-  if (!pending) return deliver(services, { ...loaded, body: prepared.body }, undefined);
+  // A run's first job hands the body to the webhook's additional targets, before the primary
+  // attempt (docs/decisions.md, "Additional targets"); a redelivered job finds them started.
+  const fanOut = async () => {
+    if (!loaded.run.fresh) return;
+    await fanOutToTargets(services, {
+      webhookId: webhook.id,
+      eventId: event.id,
+      priority: event.priority,
+      run: event.attemptCount,
+      body: prepared.body,
+    });
+  };
+  if (!pending) {
+    await fanOut();
+    return deliver(services, { ...loaded, body: prepared.body }, undefined);
+  }
   // Whatever way the delivery ends, the graph's result is stored (with its first record, or
   // alone here), so this run never runs the graph again.
   let outcome: DeliveryOutcome;
   try {
+    await fanOut();
     outcome = await deliver(services, { ...loaded, body: prepared.body }, pending);
   } catch (error) {
     await pending

@@ -1,1 +1,2 @@
+export * from "./target-deliveries.js";
 export * from "./target-records.js";
