@@ -1,7 +1,8 @@
-import { organizations, users } from "@hookflow/db";
+import { deliveryAttempts, organizations, targetDeliveries, users } from "@hookflow/db";
 import { eq } from "drizzle-orm";
 import { createApiKeyFor, createOrganizationWith, createUserWithSession } from "./fixtures.js";
 import { type ApiHarness, startApi } from "./harness.js";
+import { insertEventRow } from "./nodes-fixtures.js";
 
 type User = Awaited<ReturnType<typeof createUserWithSession>>;
 
@@ -269,5 +270,58 @@ describe("additional targets", () => {
       token: alice.token,
     });
     expect(after.body.inputNodes).toEqual(link(b));
+  });
+
+  it("shows each target's delivery on the event and its attempts under /deliveries", async () => {
+    const wh = await webhookOf(alice);
+    const created = await api.call("POST", "/api/additional-targets", {
+      token: alice.token,
+      body: { name: "t", url: "https://t.example/in", inputNodes: link(wh) },
+    });
+    const targetId = created.body.id as string;
+    const eventId = await insertEventRow(api.database.db, wh, { a: 1 }, { status: "delivered" });
+    await api.database.db.insert(targetDeliveries).values({
+      eventId,
+      targetId,
+      webhookId: wh,
+      run: 0,
+      body: "{}",
+      status: "failed",
+      attemptCount: 1,
+      lastStatusCode: 500,
+      lastError: "HTTP 500",
+      notifyStatus: "sent",
+    });
+    await api.database.db.insert(deliveryAttempts).values({
+      id: "att_target_1",
+      eventId,
+      webhookId: wh,
+      targetUrl: "https://t.example/in",
+      isAdditionalTarget: true,
+      targetId,
+      attempt: 1,
+      statusCode: 500,
+      success: false,
+      error: "HTTP 500",
+    });
+    const event = await api.call("GET", `/api/events/${eventId}`, { token: alice.token });
+    expect(event.status).toBe(200);
+    expect(event.body.status).toBe("delivered");
+    expect(event.body.targets).toEqual([
+      {
+        targetId,
+        status: "failed",
+        attempts: 1,
+        lastStatusCode: 500,
+        lastError: "HTTP 500",
+        notification: "sent",
+      },
+    ]);
+    const deliveries = await api.call("GET", `/api/events/${eventId}/deliveries`, {
+      token: alice.token,
+    });
+    expect(deliveries.body).toEqual([
+      expect.objectContaining({ isAdditionalTarget: true, targetId, statusCode: 500 }),
+    ]);
   });
 });

@@ -1,4 +1,5 @@
-import { createRoute } from "@hono/zod-openapi";
+import { createRoute, z } from "@hono/zod-openapi";
+import { listTargetDeliveriesOfEvent } from "@hookflow/db";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
 import { EventDetail, toEventDetail } from "./event-body.js";
@@ -10,6 +11,7 @@ import {
   loadVisibleEvent,
   scopeGuard,
 } from "./event-route-kit.js";
+import { TargetDeliverySummary, toTargetDeliverySummary } from "./target-delivery-body.js";
 
 const route = createRoute({
   operationId: "getEvent",
@@ -17,12 +19,24 @@ const route = createRoute({
   path: "/api/events/{id}",
   tags: [EVENTS_TAG],
   summary: "Get an event",
-  description: "The event with its full payload and sanitised headers. Needs events:read.",
+  description:
+    "The event with its full payload and sanitised headers, and where each additional target " +
+    "of its webhook stands with it (`targets`; their attempts are under /deliveries). The " +
+    "event's status is its primary target's. Needs events:read.",
   security: BEARER,
   middleware: [scopeGuard("events:read")] as const,
   request: { params: eventIdParams("id") },
   responses: {
-    200: { description: "The event", content: { "application/json": { schema: EventDetail } } },
+    200: {
+      description: "The event",
+      content: {
+        "application/json": {
+          schema: EventDetail.extend({ targets: z.array(TargetDeliverySummary) }).openapi(
+            "EventWithTargets",
+          ),
+        },
+      },
+    },
     ...errorResponses(401, 403, 404),
   },
 });
@@ -31,6 +45,7 @@ export function registerGetEvent(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     const event = await loadVisibleEvent(services, c.get("actor"), id);
-    return c.json(toEventDetail(event), 200);
+    const targets = await listTargetDeliveriesOfEvent(services.db.db, id);
+    return c.json({ ...toEventDetail(event), targets: targets.map(toTargetDeliverySummary) }, 200);
   });
 }
