@@ -324,4 +324,36 @@ describe("additional targets", () => {
       expect.objectContaining({ isAdditionalTarget: true, targetId, statusCode: 500 }),
     ]);
   });
+
+  it("removes a deleted webhook from every chain and shows a chain's steps on the origin event", async () => {
+    const [a, b] = [await webhookOf(alice), await webhookOf(alice)];
+    const origin = await api.call("POST", "/api/webhooks", {
+      token: alice.token,
+      body: { name: "origin", targetUrl: "https://example.com/o", chainWebhookIds: [a, b] },
+    });
+    const w = origin.body.id as string;
+    const rootId = await insertEventRow(api.database.db, w, { n: 1 }, { status: "delivered" });
+    const stepId = await insertEventRow(
+      api.database.db,
+      a,
+      { original: { n: 1 }, previous: { statusCode: 200, body: null } },
+      { status: "failed", parentEventId: rootId, chainStep: 1, chainOriginEventId: rootId },
+    );
+    const shown = await api.call("GET", `/api/events/${rootId}`, { token: alice.token });
+    expect(shown.body.chain).toEqual({
+      originEventId: rootId,
+      steps: [
+        { step: 1, webhookId: a, eventId: stepId, status: "failed" },
+        { step: 2, webhookId: b, eventId: null, status: "not_reached" },
+      ],
+    });
+    const fromStep = await api.call("GET", `/api/events/${stepId}`, { token: alice.token });
+    expect(fromStep.body.chain.steps[0]).toMatchObject({ step: 1, eventId: stepId });
+
+    expect((await api.call("DELETE", `/api/webhooks/${b}`, { token: alice.token })).status).toBe(
+      204,
+    );
+    const after = await api.call("GET", `/api/webhooks/${w}`, { token: alice.token });
+    expect(after.body.chainWebhookIds).toEqual([a]);
+  });
 });

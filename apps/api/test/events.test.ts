@@ -320,6 +320,7 @@ describe("events api", () => {
         createdAt: day(2).toISOString(),
         updatedAt: day(2).toISOString(),
         targets: [],
+        chain: null,
       });
     });
 

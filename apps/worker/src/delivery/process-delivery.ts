@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { setWebhookCircuitState } from "@hookflow/db";
 import { type CircuitConfig, cooldownMs } from "@hookflow/domain";
 import type { DeliverJobData } from "@hookflow/queue";
+import { continueChain } from "../chains/continue-chain.js";
 import { processResume } from "../pipeline/process-resume.js";
 import type { PendingPipeline } from "../pipeline/run-fresh-pipeline.js";
 import type { WorkerServices } from "../services.js";
@@ -48,6 +49,8 @@ export async function processDelivery(
     case "gone":
       return { kind: "done", outcome: "gone" };
     case "settled":
+      // A worker may have died between recording the delivery and the chain's next step.
+      if (loaded.status === "delivered") await resumeChain(services, data, loaded.chainStep);
       return { kind: "done", outcome: "settled" };
     case "inactive":
       // Stays pending; the sweeper enqueues it again once the webhook is active.
@@ -75,9 +78,20 @@ export async function processDelivery(
       body: prepared.body,
     });
   };
+  const chained = async (outcome: DeliveryOutcome) => {
+    if (outcome.outcome === "delivered") {
+      await continueChain(services, {
+        eventId: event.id,
+        webhookId: webhook.id,
+        chainStep: event.chainStep,
+        chainWebhookIds: webhook.chainWebhookIds,
+      });
+    }
+    return outcome;
+  };
   if (!pending) {
     await fanOut();
-    return deliver(services, { ...loaded, body: prepared.body }, undefined);
+    return chained(await deliver(services, { ...loaded, body: prepared.body }, undefined));
   }
   // Whatever way the delivery ends, the graph's result is stored (with its first record, or
   // alone here), so this run never runs the graph again.
@@ -97,7 +111,23 @@ export async function processDelivery(
     throw error;
   }
   await pending.settle(false);
-  return outcome;
+  return chained(outcome);
+}
+
+/** Continues the chain of an event a job found delivered (see `continueChain`). */
+async function resumeChain(
+  services: WorkerServices,
+  data: DeliverJobData,
+  chainStep: number | null,
+): Promise<void> {
+  const webhook = await services.webhooks.get(data.webhookId);
+  if (!webhook) return;
+  await continueChain(services, {
+    eventId: data.eventId,
+    webhookId: webhook.id,
+    chainStep,
+    chainWebhookIds: webhook.chainWebhookIds,
+  });
 }
 
 /** The attempt (or the reason there is none) for a prepared body. */

@@ -1,5 +1,6 @@
 export * from "./auth-lookups.js";
 export * from "./canvas/index.js";
+export * from "./chains/index.js";
 export * from "./delivery/index.js";
 export * from "./events/index.js";
 export * from "./graph/index.js";

@@ -219,7 +219,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a webhook
-         * @description Deletes the webhook with its events and delivery attempts; its ingress URL answers 404 from then on. In the same transaction it is removed from every node that references it (inputNodes, router routes, rate-limiter outputs) and from every additional target's inputNodes; 409 when a node of the webhook's own owner cannot do without it (a router whose only route leads to it). Needs webhooks:write.
+         * @description Deletes the webhook with its events and delivery attempts; its ingress URL answers 404 from then on. In the same transaction it is removed from every node that references it (inputNodes, router routes, rate-limiter outputs) and from every additional target's inputNodes and every webhook's chainWebhookIds; 409 when a node of the webhook's own owner cannot do without it (a router whose only route leads to it). Needs webhooks:write.
          */
         delete: operations["deleteWebhook"];
         options?: never;
@@ -440,7 +440,7 @@ export interface paths {
         };
         /**
          * Get an event
-         * @description The event with its full payload and sanitised headers, and where each additional target of its webhook stands with it (`targets`; their attempts are under /deliveries). The event's status is its primary target's. Needs events:read.
+         * @description The event with its full payload and sanitised headers, and where each additional target of its webhook stands with it (`targets`; their attempts are under /deliveries), and the chain it belongs to (`chain`: every step from the origin, not_reached where it stopped). The event's status is its primary target's. Needs events:read.
          */
         get: operations["getEvent"];
         put?: never;
@@ -1529,6 +1529,7 @@ export interface components {
         };
         EventWithTargets: components["schemas"]["Event"] & {
             targets: components["schemas"]["TargetDelivery"][];
+            chain: components["schemas"]["EventChain"];
         };
         TargetDelivery: {
             targetId: string;
@@ -1540,6 +1541,16 @@ export interface components {
             /** @enum {string|null} */
             notification: "pending" | "sent" | "failed" | null;
         };
+        EventChain: {
+            originEventId: string;
+            steps: {
+                step: number;
+                webhookId: string;
+                eventId: string | null;
+                /** @description The step event's status, or not_reached */
+                status: string;
+            }[];
+        } | null;
         Event: components["schemas"]["EventSummary"] & {
             /** @description The payload as received (any JSON value); a body nested more than 1000 levels deep, which the node graph refuses, is given as its text */
             payload?: unknown;

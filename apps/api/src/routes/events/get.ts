@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { listTargetDeliveriesOfEvent } from "@hookflow/db";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
+import { ChainView, chainViewOf } from "./chain-body.js";
 import { EventDetail, toEventDetail } from "./event-body.js";
 import {
   BEARER,
@@ -21,7 +22,8 @@ const route = createRoute({
   summary: "Get an event",
   description:
     "The event with its full payload and sanitised headers, and where each additional target " +
-    "of its webhook stands with it (`targets`; their attempts are under /deliveries). The " +
+    "of its webhook stands with it (`targets`; their attempts are under /deliveries), and the " +
+    "chain it belongs to (`chain`: every step from the origin, not_reached where it stopped). The " +
     "event's status is its primary target's. Needs events:read.",
   security: BEARER,
   middleware: [scopeGuard("events:read")] as const,
@@ -31,9 +33,10 @@ const route = createRoute({
       description: "The event",
       content: {
         "application/json": {
-          schema: EventDetail.extend({ targets: z.array(TargetDeliverySummary) }).openapi(
-            "EventWithTargets",
-          ),
+          schema: EventDetail.extend({
+            targets: z.array(TargetDeliverySummary),
+            chain: ChainView.nullable(),
+          }).openapi("EventWithTargets"),
         },
       },
     },
@@ -45,7 +48,13 @@ export function registerGetEvent(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     const event = await loadVisibleEvent(services, c.get("actor"), id);
-    const targets = await listTargetDeliveriesOfEvent(services.db.db, id);
-    return c.json({ ...toEventDetail(event), targets: targets.map(toTargetDeliverySummary) }, 200);
+    const [targets, chain] = await Promise.all([
+      listTargetDeliveriesOfEvent(services.db.db, id),
+      chainViewOf(services, event),
+    ]);
+    return c.json(
+      { ...toEventDetail(event), targets: targets.map(toTargetDeliverySummary), chain },
+      200,
+    );
   });
 }

@@ -1,5 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
-import { deleteWebhook, detachWebhookFromTargets, withGraphWriteLock } from "@hookflow/db";
+import {
+  deleteWebhook,
+  detachWebhookFromChains,
+  detachWebhookFromTargets,
+  withGraphWriteLock,
+} from "@hookflow/db";
 import { NotFoundError, ownerScopeOf } from "@hookflow/domain";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
@@ -24,7 +29,7 @@ const route = createRoute({
   description:
     "Deletes the webhook with its events and delivery attempts; its ingress URL answers 404 " +
     "from then on. In the same transaction it is removed from every node that references it " +
-    "(inputNodes, router routes, rate-limiter outputs) and from every additional target's inputNodes; 409 when a node of the webhook's own " +
+    "(inputNodes, router routes, rate-limiter outputs) and from every additional target's inputNodes and every webhook's chainWebhookIds; 409 when a node of the webhook's own " +
     "owner cannot do without it (a router whose only route leads to it). Needs webhooks:write.",
   security: BEARER,
   middleware: [scopeGuard("webhooks:write")] as const,
@@ -40,13 +45,16 @@ export function registerDeleteWebhook(app: ApiApp, services: ApiServices): void 
     const { id } = c.req.valid("param");
     const webhook = await loadVisibleWebhook(services, c.get("actor"), id);
     const scope = ownerScopeOf(webhook);
-    const { deleted, detached } = await withGraphWriteLock(services.db.db, scope, async (tx) => {
+    const result = await withGraphWriteLock(services.db.db, scope, async (tx) => {
       const detached = await detachReferences(tx, webhook, services.now());
       await detachWebhookFromTargets(tx, id, services.now());
-      return { deleted: await deleteWebhook(tx, id), detached };
+      const unchained = await detachWebhookFromChains(tx, id, services.now());
+      return { deleted: await deleteWebhook(tx, id), detached, unchained };
     });
+    const { deleted, detached, unchained } = result;
     if (!deleted) throw new NotFoundError("Webhook not found");
     await publishWebhookChanged(services, id);
+    for (const changed of unchained) await publishWebhookChanged(services, changed);
     await publishGraphChanged(services, detached);
     return c.body(null, 204);
   });

@@ -36,6 +36,7 @@ CREATE TABLE "target_deliveries" (
 	CONSTRAINT "target_deliveries_event_id_target_id_pk" PRIMARY KEY("event_id","target_id")
 );
 --> statement-breakpoint
+ALTER TABLE "events" ADD COLUMN "chain_origin_event_id" text;--> statement-breakpoint
 ALTER TABLE "organizations" ADD COLUMN "plan" text DEFAULT 'free' NOT NULL;--> statement-breakpoint
 ALTER TABLE "additional_targets" ADD CONSTRAINT "additional_targets_owner_id_users_id_fk" FOREIGN KEY ("owner_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "additional_targets" ADD CONSTRAINT "additional_targets_organization_id_organizations_id_fk" FOREIGN KEY ("organization_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -43,4 +44,6 @@ ALTER TABLE "target_deliveries" ADD CONSTRAINT "target_deliveries_event_id_event
 CREATE INDEX "additional_targets_owner_idx" ON "additional_targets" USING btree ("owner_id","created_at");--> statement-breakpoint
 CREATE INDEX "additional_targets_org_idx" ON "additional_targets" USING btree ("organization_id","created_at");--> statement-breakpoint
 CREATE INDEX "additional_targets_inputs_idx" ON "additional_targets" USING gin ("input_nodes" jsonb_path_ops);--> statement-breakpoint
-CREATE INDEX "target_deliveries_open_idx" ON "target_deliveries" USING btree ("next_attempt_at") WHERE "target_deliveries"."status" in ('pending', 'retrying') or "target_deliveries"."notify_status" = 'pending';
+CREATE INDEX "target_deliveries_open_idx" ON "target_deliveries" USING btree ("next_attempt_at") WHERE "target_deliveries"."status" in ('pending', 'retrying') or "target_deliveries"."notify_status" = 'pending';--> statement-breakpoint
+CREATE UNIQUE INDEX "events_chain_step_key" ON "events" USING btree ("parent_event_id","chain_step") WHERE "events"."chain_step" is not null;--> statement-breakpoint
+CREATE INDEX "events_chain_origin_idx" ON "events" USING btree ("chain_origin_event_id") WHERE "events"."chain_origin_event_id" is not null;
