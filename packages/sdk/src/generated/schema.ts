@@ -219,7 +219,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a webhook
-         * @description Deletes the webhook with its events and delivery attempts; its ingress URL answers 404 from then on. In the same transaction it is removed from every node that references it (inputNodes, router routes, rate-limiter outputs) and from every additional target's inputNodes and every webhook's chainWebhookIds; 409 when a node of the webhook's own owner cannot do without it (a router whose only route leads to it). Needs webhooks:write.
+         * @description Deletes the webhook with its events and delivery attempts, and removes their waiting and delayed jobs from the queues (at most 10,000; any further ones end without a request when they run); its ingress URL answers 404 from then on. In the same transaction it is removed from every node that references it (inputNodes, router routes, rate-limiter outputs) and from every additional target's inputNodes and every webhook's chainWebhookIds; 409 when a node of the webhook's own owner cannot do without it (a router whose only route leads to it). Needs webhooks:write.
          */
         delete: operations["deleteWebhook"];
         options?: never;

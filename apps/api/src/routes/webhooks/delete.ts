@@ -3,6 +3,7 @@ import {
   deleteWebhook,
   detachWebhookFromChains,
   detachWebhookFromTargets,
+  findWebhookJobRefs,
   withGraphWriteLock,
 } from "@hookflow/db";
 import { NotFoundError, ownerScopeOf } from "@hookflow/domain";
@@ -10,6 +11,7 @@ import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
 import { detachReferences } from "../nodes/detach-references.js";
 import { publishGraphChanged } from "../nodes/node-records.js";
+import { removeWebhookJobs, WEBHOOK_DELETE_MAX_JOBS } from "./remove-webhook-jobs.js";
 import {
   BEARER,
   errorResponses,
@@ -27,7 +29,9 @@ const route = createRoute({
   tags: [WEBHOOKS_TAG],
   summary: "Delete a webhook",
   description:
-    "Deletes the webhook with its events and delivery attempts; its ingress URL answers 404 " +
+    "Deletes the webhook with its events and delivery attempts, and removes their waiting and " +
+    "delayed jobs from the queues (at most 10,000; any further ones end without a request when " +
+    "they run); its ingress URL answers 404 " +
     "from then on. In the same transaction it is removed from every node that references it " +
     "(inputNodes, router routes, rate-limiter outputs) and from every additional target's inputNodes and every webhook's chainWebhookIds; 409 when a node of the webhook's own " +
     "owner cannot do without it (a router whose only route leads to it). Needs webhooks:write.",
@@ -49,10 +53,12 @@ export function registerDeleteWebhook(app: ApiApp, services: ApiServices): void 
       const detached = await detachReferences(tx, webhook, services.now());
       await detachWebhookFromTargets(tx, id, services.now());
       const unchained = await detachWebhookFromChains(tx, id, services.now());
-      return { deleted: await deleteWebhook(tx, id), detached, unchained };
+      const jobs = await findWebhookJobRefs(tx, id, WEBHOOK_DELETE_MAX_JOBS);
+      return { deleted: await deleteWebhook(tx, id), detached, unchained, jobs };
     });
-    const { deleted, detached, unchained } = result;
+    const { deleted, detached, unchained, jobs } = result;
     if (!deleted) throw new NotFoundError("Webhook not found");
+    await removeWebhookJobs(services, id, jobs);
     await publishWebhookChanged(services, id);
     for (const changed of unchained) await publishWebhookChanged(services, changed);
     await publishGraphChanged(services, detached);
