@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { EVENT_STATUSES } from "@hookflow/domain";
 import type { EventQuery, HookflowClient } from "@hookflow/sdk";
 import { ClientUsageError, type Io, printJson, printTable } from "./output.js";
 import { type ClientContext, parseOptions, positiveInt, runClient } from "./run-client.js";
@@ -14,7 +15,7 @@ export const EVENTS_USAGE = `Usage: hookflow events list [--webhook <id>] [--sta
                                                       them until none is pending (progress on stderr)
 `;
 
-const STATUSES = ["pending", "retrying", "delivered", "failed", "filtered", "cancelled"] as const;
+const STATUSES = EVENT_STATUSES;
 
 function statusOf(value: string | undefined): EventQuery["status"] {
   if (value === undefined) return undefined;

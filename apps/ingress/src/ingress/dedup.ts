@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { RedisKeys } from "@hookflow/queue";
 import type { Redis } from "ioredis";
 
-/** Headers that name a delivery, in order of preference (decisions.md section 6). */
+/** Headers that name a delivery, in order of preference (docs/decisions.md, "Ingress"). */
 const DEDUP_HEADERS = ["idempotency-key", "webhook-id", "x-github-delivery"] as const;
 
 /** Longer keys are hashed, so a sender cannot make Redis keys of arbitrary size. */

@@ -1,4 +1,5 @@
 import type { DeliveryEvent } from "@hookflow/db";
+import type { DeliveryPhase } from "@hookflow/domain";
 import type { DeliverJobData } from "@hookflow/queue";
 import type { WebhookGraph } from "../pipeline/graph-cache.js";
 import type { WorkerServices } from "../services.js";
@@ -8,7 +9,7 @@ import type { WorkerWebhook } from "../webhooks/webhook-cache.js";
 export interface DeliveryRun {
   /** True when this job starts a run (first delivery or replay): status was `pending`. */
   fresh: boolean;
-  phase: "primary" | "fallback";
+  phase: DeliveryPhase;
   /** Attempts the current phase's target already had in this run. */
   phaseAttempts: number;
 }

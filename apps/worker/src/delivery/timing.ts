@@ -1,4 +1,4 @@
-/** Longest chaos latency a webhook may configure (decisions.md section 1). */
+/** Longest chaos latency a webhook may configure (docs/decisions.md, "Webhooks"). */
 export const MAX_CHAOS_LATENCY_MS = 60_000;
 
 /**

@@ -47,7 +47,7 @@ export interface StepReporter {
   flush: () => Promise<void>;
 }
 
-/** The target's response in `done` and sync mode is its first 4 KB (spec). */
+/** The target's response in `done` and sync mode is its first 4 KB. */
 export const RESPONSE_LIMIT_BYTES = 4096;
 /** A node output above this is not streamed; watchers get its size instead. */
 export const STEP_PAYLOAD_LIMIT_BYTES = 64 * 1024;

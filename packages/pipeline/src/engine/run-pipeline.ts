@@ -54,7 +54,7 @@ function parkedAtOf(state: Record<string, unknown>): number | undefined {
 }
 
 /**
- * Runs an event through the graph reachable from its webhook (decisions.md section 8), with no
+ * Runs an event through the graph reachable from its webhook (docs/decisions.md, "Node families and canvas"), with no
  * I/O of its own: every side effect goes through `ports`. It starts at the webhook (payload
  * filters, then every path in graph order) or resumes a parked path, and returns what became of
  * each path: deliver, forward (a new event in another webhook), blocked, failed, parked or joined

@@ -3,7 +3,7 @@ import { z } from "zod";
 
 /**
  * Canonical `nodeType` values used in `inputNodes`, steps and parked-at records. Writes accept the
- * aliases below (the spec's examples use `filter`, users write `filter-node`, `filterNode`, or the
+ * aliases below (the documented examples use `filter`, users write `filter-node`, `filterNode`, or the
  * family path) and store the canonical name.
  */
 export const NODE_TYPES = [

@@ -1178,7 +1178,7 @@ export interface paths {
         put?: never;
         /**
          * Save a canvas snapshot
-         * @description Stores the canvas layout (nodes in the spec's canvas node form, edges between them) and freezes the graph it shows: the webhooks and nodes named by the nodes' data.webhookId and data.nodeId, and everything downstream of them, as they are now. name is required (400 without it). Each named record must exist and be visible (400 naming the field); edges must join canvas nodes. A record of the graph the caller cannot read is frozen as a placeholder (its id; a node's family), and every read shows only what its reader may read. Time travel replays events through the frozen graph. Needs canvas:write.
+         * @description Stores the canvas layout (nodes in the canvas node form, edges between them) and freezes the graph it shows: the webhooks and nodes named by the nodes' data.webhookId and data.nodeId, and everything downstream of them, as they are now. name is required (400 without it). Each named record must exist and be visible (400 naming the field); edges must join canvas nodes. A record of the graph the caller cannot read is frozen as a placeholder (its id; a node's family), and every read shows only what its reader may read. Time travel replays events through the frozen graph. Needs canvas:write.
          */
         post: operations["createCanvasSnapshot"];
         delete?: never;

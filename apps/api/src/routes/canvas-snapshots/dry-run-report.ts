@@ -3,7 +3,7 @@ import { predictFinalStatus, type RunResult } from "@hookflow/pipeline";
 import type { FrozenWebhook } from "./frozen-graph.js";
 
 /**
- * What each step of a time-travel run says (decisions.md section 12):
+ * What each step of a time-travel run says (docs/decisions.md, "Node families and canvas"):
  * - `passed`: the node let the event through (`payload` shows it when the node changed it);
  * - `forwarded`: a router or rate limiter sent it on as a new event (`forwardedTo` webhooks);
  * - `blocked`: the node stopped the path on purpose (filter, router or payload filters without

@@ -10,7 +10,7 @@ export type HttpMethod = (typeof HTTP_METHODS)[number];
 
 export const BEARER_SCHEME = "bearerAuth";
 
-/** Public routes (decisions.md section 0) besides the fixed list of `isPublicPath`. */
+/** Public routes (docs/decisions.md, "The api's edge") besides the fixed list of `isPublicPath`. */
 function isPublicOperation(path: string): boolean {
   return (
     isPublicPath(path) ||

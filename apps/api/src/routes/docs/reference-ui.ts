@@ -26,7 +26,7 @@ const FILES: Record<string, { file: string; type: string }> = {
 export const INITIALIZER = `"use strict";
 fetch("/api/openapi.json", { headers: { accept: "application/json" } })
   .then(function (response) { return response.json(); })
-  .then(function (spec) {
+  .then(function {
     spec.servers = [{ url: window.location.origin, description: "This Hookflow instance" }];
     window.ui = SwaggerUIBundle({
       spec: spec,

@@ -178,7 +178,7 @@ async function judgeEvent(
 }
 
 /**
- * Contract health (decisions.md section 12): each sampled event, newest first, runs through the
+ * Contract health (docs/decisions.md, "Node families and canvas"): each sampled event, newest first, runs through the
  * webhook's current graph in the dry-run engine time travel uses, and every schema validator is
  * judged on the payload that would reach it (after transforms, merges, filters). An event passes
  * when no validator rejects it; a validator's tally counts only the events that reach it. Events

@@ -8,7 +8,7 @@ import {
 } from "@hookflow/db";
 import { jsonTextNestsDeeperThan, MAX_PAYLOAD_DEPTH } from "@hookflow/pipeline";
 
-/** An event as lists show it (decisions.md section 4): no payload, no headers. */
+/** An event as lists show it (docs/decisions.md, "Delivery"): no payload, no headers. */
 export const EventSummary = z
   .object({
     id: z.string(),

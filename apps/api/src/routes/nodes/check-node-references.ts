@@ -88,7 +88,7 @@ function checkSameScope(field: string, what: string, record: OwnerColumns, owner
 
 /**
  * Every reference must name an existing record of the stated type that the caller can see
- * (decisions.md section 8); otherwise 400 naming the field and the id. Another owner's record
+ * (docs/decisions.md, "Node families and canvas"); otherwise 400 naming the field and the id. Another owner's record
  * reads as unknown, so ids of other tenants are not confirmed. Nothing references `selfId`.
  * With `owner` (a node write), each record must also be of the node's owner scope (400).
  * Returns the nodes and webhooks named, by id, for callers that go on to use them.

@@ -25,7 +25,7 @@ export function idParams(example: string) {
 
 type ErrorCode = 400 | 401 | 403 | 404 | 409;
 
-/** OpenAPI entries of the error answers a route can give, all in the spec's error shape. */
+/** OpenAPI entries of the error answers a route can give, all in the documented error shape. */
 export function errorResponses(label: string, ...codes: ErrorCode[]) {
   const text: Record<ErrorCode, string> = {
     400: "Invalid request or reference; the message names the field",
