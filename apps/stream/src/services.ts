@@ -12,11 +12,11 @@ import {
 } from "./webhooks/webhook-stream-parts.js";
 
 /** Spec: a stream closes after 120 s without completion. */
-export const STREAM_TIMEOUT_MS = 120_000;
+const STREAM_TIMEOUT_MS = 120_000;
 /** docs/decisions.md, "Live steps, stream and sync mode": a heartbeat comment every 15 s. */
-export const HEARTBEAT_MS = 15_000;
+const HEARTBEAT_MS = 15_000;
 /** A client this far behind (1 MiB unread) is cut off rather than buffered without bound. */
-export const MAX_BUFFERED_BYTES = 1024 * 1024;
+const MAX_BUFFERED_BYTES = 1024 * 1024;
 
 export interface StreamSettings {
   timeoutMs: number;

@@ -34,7 +34,7 @@ import type { SweeperOptions } from "./sweeper/sweeper.js";
 import { createTargetCache, type TargetCache } from "./targets/target-cache.js";
 import { createWebhookCache, type WebhookCache } from "./webhooks/webhook-cache.js";
 
-export type Tracer = ReturnType<typeof getTracer>;
+type Tracer = ReturnType<typeof getTracer>;
 
 export interface WorkerServices {
   config: HookflowConfig;

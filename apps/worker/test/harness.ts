@@ -17,8 +17,8 @@ import { buildWorkerServices, type WorkerServices } from "../src/services.js";
 import { type RunningWorker, startWorker } from "../src/start-worker.js";
 import type { SweeperOptions } from "../src/sweeper/sweeper.js";
 
-export type EventRow = typeof events.$inferSelect;
-export type AttemptRow = typeof deliveryAttempts.$inferSelect;
+type EventRow = typeof events.$inferSelect;
+type AttemptRow = typeof deliveryAttempts.$inferSelect;
 
 export interface WorkerHarness {
   services: WorkerServices;

@@ -83,4 +83,3 @@ export const TransformRunnerOptions = z.object({
   offloadMemoryLimitMb: z.number().int().min(16).max(4096).default(128),
 });
 export type TransformRunnerOptions = z.input<typeof TransformRunnerOptions>;
-export type ResolvedTransformRunnerOptions = z.output<typeof TransformRunnerOptions>;

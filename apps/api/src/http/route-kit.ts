@@ -26,7 +26,7 @@ export function scopeGuard(scope: Scope): MiddlewareHandler<AuthEnv> {
 }
 
 /** Every error answer (docs/decisions.md, "The api's edge"). */
-export const ErrorBody = z.object({
+const ErrorBody = z.object({
   statusCode: z.number().int(),
   message: z.string(),
   error: z.string(),

@@ -5,7 +5,7 @@ import { ClientUsageError, type Io, printJson, printTable } from "./output.js";
 import { type ClientContext, parseOptions, positiveInt, runClient } from "./run-client.js";
 import { describeStreamMessage } from "./stream-lines.js";
 
-export const EVENTS_USAGE = `Usage: hookflow events list [--webhook <id>] [--status <status>] [--type <event type>]
+const EVENTS_USAGE = `Usage: hookflow events list [--webhook <id>] [--status <status>] [--type <event type>]
                            [--page <n>] [--limit <n>] [--json]
        hookflow events get <event id> [--json]
        hookflow events tail <webhook id> [--json]      new events and their steps, until Ctrl-C

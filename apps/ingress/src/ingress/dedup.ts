@@ -47,7 +47,7 @@ export interface DedupTarget {
  * claim and store leaves a claim that runs out, never one that names an event that does not
  * exist.
  */
-export async function claimDedupKey(
+async function claimDedupKey(
   options: DedupTarget & { eventId: string; pendingMs: number },
 ): Promise<DedupClaim> {
   const redisKey = options.keys.dedup(options.webhookId, options.key);

@@ -2,7 +2,7 @@ import { checkTargetUrl } from "@hookflow/domain";
 import { Agent, request } from "undici";
 import { guardedLookup, PrivateTargetError, RefusedTargetError } from "./guarded-lookup.js";
 
-export const RESPONSE_BODY_LIMIT = 4096;
+const RESPONSE_BODY_LIMIT = 4096;
 
 export interface SendResult {
   /** 0 when no HTTP response arrived. */

@@ -1,5 +1,5 @@
 /** Longest chaos latency a webhook may configure (docs/decisions.md, "Webhooks"). */
-export const MAX_CHAOS_LATENCY_MS = 60_000;
+const MAX_CHAOS_LATENCY_MS = 60_000;
 
 /**
  * The job lock outlives the longest attempt (chaos latency + HTTP timeout + margin for the

@@ -66,7 +66,7 @@ function toNode(row: GraphNodeRow, logger: Logger): PipelineNode | undefined {
   } as PipelineNode;
 }
 
-export async function loadWebhookGraph(
+async function loadWebhookGraph(
   db: DbHandle,
   webhookId: string,
   logger: Logger,

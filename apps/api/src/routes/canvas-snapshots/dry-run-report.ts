@@ -12,7 +12,7 @@ import type { FrozenWebhook } from "./frozen-graph.js";
  * - `parked`: the path would wait here (`park`: delay, approval, rateLimiter queue, merge);
  * - `would_deliver`: the path reached its end and would be delivered (`payload`).
  */
-export const TIME_TRAVEL_RESULTS = [
+const TIME_TRAVEL_RESULTS = [
   "passed",
   "forwarded",
   "blocked",
@@ -20,9 +20,8 @@ export const TIME_TRAVEL_RESULTS = [
   "parked",
   "would_deliver",
 ] as const;
-export type TimeTravelResult = (typeof TIME_TRAVEL_RESULTS)[number];
 
-export const TimeTravelStep = z
+const TimeTravelStep = z
   .object({
     node: z.string().openapi({ description: "Node id (the webhook id for payload filters)" }),
     nodeType: z.string(),
@@ -35,7 +34,7 @@ export const TimeTravelStep = z
     payload: z.unknown().optional(),
   })
   .openapi("TimeTravelStep");
-export type TimeTravelStep = z.infer<typeof TimeTravelStep>;
+type TimeTravelStep = z.infer<typeof TimeTravelStep>;
 
 export const TimeTravelReport = z
   .object({

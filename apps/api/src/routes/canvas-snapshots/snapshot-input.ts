@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 
 /** Canvas layout limits: generous for any hand-built canvas, bounded for the database. */
-export const MAX_CANVAS_NODES = 2000;
-export const MAX_CANVAS_EDGES = 5000;
+const MAX_CANVAS_NODES = 2000;
+const MAX_CANVAS_EDGES = 5000;
 
 const RecordId = z.string().trim().min(1).max(100);
 

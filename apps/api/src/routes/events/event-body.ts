@@ -112,7 +112,7 @@ export function payloadOf(body: string): unknown {
  * takes (MAX_PAYLOAD_DEPTH) is shown as its text, since the answer could not be written as JSON
  * past a few thousand levels.
  */
-export function shownPayloadOf(body: string): unknown {
+function shownPayloadOf(body: string): unknown {
   return jsonTextNestsDeeperThan(body, MAX_PAYLOAD_DEPTH) ? body : payloadOf(body);
 }
 

@@ -18,7 +18,7 @@ export interface FamilyDocs {
   operationIds: Record<NodeRouteVerb, string>;
 }
 
-export type NodeRouteVerb = "list" | "create" | "get" | "update" | "delete";
+type NodeRouteVerb = "list" | "create" | "get" | "update" | "delete";
 
 function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);

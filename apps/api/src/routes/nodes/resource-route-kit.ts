@@ -9,8 +9,8 @@ import { errorResponsesOf } from "../../http/route-kit.js";
 
 export { actingScope, BEARER, scopeGuard } from "../../http/route-kit.js";
 
-export const PAGE_DEFAULT_LIMIT = 20;
-export const PAGE_MAX_LIMIT = 100;
+const PAGE_DEFAULT_LIMIT = 20;
+const PAGE_MAX_LIMIT = 100;
 
 export const PageQuery = z.object(pageQueryFields(PAGE_DEFAULT_LIMIT, PAGE_MAX_LIMIT));
 
