@@ -1,5 +1,4 @@
-import { deliveryAttempts, organizations, targetDeliveries, users } from "@hookflow/db";
-import { eq } from "drizzle-orm";
+import { deliveryAttempts, targetDeliveries } from "@hookflow/db";
 import { createApiKeyFor, createOrganizationWith, createUserWithSession } from "./fixtures.js";
 import { type ApiHarness, startApi } from "./harness.js";
 import { insertEventRow } from "./nodes-fixtures.js";
@@ -220,7 +219,7 @@ describe("additional targets", () => {
     });
     expect(patchOver.status).toBe(403);
 
-    await api.database.db.update(users).set({ plan: "pro" }).where(eq(users.id, carol.userId));
+    await api.database.sql`update users set plan = 'pro' where id = ${carol.userId}`;
     const pro = await api.call("POST", "/api/additional-targets", {
       token: carol.token,
       body: { name: "x", url: "https://a.example", maxRetries: 10 },
@@ -243,10 +242,7 @@ describe("additional targets", () => {
       body: { name: "x", url: "https://a.example", maxRetries: 5 },
     });
     expect(orgOver.status).toBe(403);
-    await api.database.db
-      .update(organizations)
-      .set({ plan: "pro" })
-      .where(eq(organizations.id, org));
+    await api.database.sql`update organizations set plan = 'pro' where id = ${org}`;
     const orgOk = await api.call("POST", "/api/additional-targets", {
       token: carol.token,
       headers: { "X-Organization-Id": org },

@@ -1,7 +1,6 @@
-import { events, users } from "@hookflow/db";
+import { users } from "@hookflow/db";
 import { newId } from "@hookflow/domain";
 import { type ReceivedRequest, type Receiver, startReceiver, waitUntil } from "@hookflow/testing";
-import { eq } from "drizzle-orm";
 import { processDelivery } from "../src/delivery/process-delivery.js";
 import {
   expectedHookflowSignature,
@@ -41,7 +40,9 @@ const decoded = (request: ReceivedRequest | undefined, header: string) =>
   JSON.parse(Buffer.from(String(request?.headers[header]), "base64").toString("utf8"));
 
 function childrenOf(parentEventId: string) {
-  return h.database.db.select().from(events).where(eq(events.parentEventId, parentEventId));
+  return h.database.db.query.events.findMany({
+    where: (e, { eq }) => eq(e.parentEventId, parentEventId),
+  });
 }
 
 describe("chains", () => {

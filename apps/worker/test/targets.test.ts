@@ -1,7 +1,6 @@
-import { additionalTargets, targetDeliveries } from "@hookflow/db";
+import { additionalTargets } from "@hookflow/db";
 import { newPrefixedId } from "@hookflow/domain";
 import { type ReceivedRequest, type Receiver, startReceiver, waitUntil } from "@hookflow/testing";
-import { and, eq } from "drizzle-orm";
 import {
   expectedHookflowSignature,
   expectedStandardSignature,
@@ -146,17 +145,15 @@ describe("additional targets", () => {
     expect(attempts.filter((a) => a.targetId === plain).map((a) => a.success)).toEqual([true]);
     expect(attempts.filter((a) => a.targetId === templated).map((a) => a.success)).toEqual([true]);
     expect(attempts.filter((a) => !a.isAdditionalTarget)).toHaveLength(1);
-    const rows = await h.database.db
-      .select()
-      .from(targetDeliveries)
-      .where(eq(targetDeliveries.eventId, id));
+    const rows = await h.database.db.query.targetDeliveries.findMany({
+      where: (t, { eq }) => eq(t.eventId, id),
+    });
     expect(rows.map((r) => r.targetId)).not.toContain(filtered);
     const failingRow = rows.find((r) => r.targetId === failing);
     expect(failingRow).toMatchObject({ status: "failed", notifyStatus: "sent", attemptCount: 3 });
-    const [health] = await h.database.db
-      .select()
-      .from(additionalTargets)
-      .where(eq(additionalTargets.id, failing));
+    const health = await h.database.db.query.additionalTargets.findFirst({
+      where: (t, { eq }) => eq(t.id, failing),
+    });
     expect(health?.consecutiveFailures).toBe(1);
     // Exactly once: nothing more arrives at the primary once everything settled.
     await h.worker.sweepNow();
@@ -172,16 +169,14 @@ describe("additional targets", () => {
     const { id } = await h.createEvent(webhook);
     await h.waitForStatus(id, "delivered");
     // The target's request is still in flight (its answer takes 2 s): the primary did not wait.
-    const [row] = await h.database.db
-      .select()
-      .from(targetDeliveries)
-      .where(and(eq(targetDeliveries.eventId, id), eq(targetDeliveries.targetId, slow)));
+    const row = await h.database.db.query.targetDeliveries.findFirst({
+      where: (t, { and, eq }) => and(eq(t.eventId, id), eq(t.targetId, slow)),
+    });
     expect(row?.status).toBe("pending");
     await until(async () => {
-      const [done] = await h.database.db
-        .select()
-        .from(targetDeliveries)
-        .where(eq(targetDeliveries.eventId, id));
+      const done = await h.database.db.query.targetDeliveries.findFirst({
+        where: (t, { eq }) => eq(t.eventId, id),
+      });
       return done?.status === "delivered";
     });
     expect((await h.event(id)).status).toBe("delivered");
@@ -192,10 +187,9 @@ describe("additional targets", () => {
     const second = await h.createEvent(webhook);
     await h.waitForStatus(second.id, "failed");
     await until(async () => {
-      const [done] = await h.database.db
-        .select()
-        .from(targetDeliveries)
-        .where(eq(targetDeliveries.eventId, second.id));
+      const done = await h.database.db.query.targetDeliveries.findFirst({
+        where: (t, { eq }) => eq(t.eventId, second.id),
+      });
       return done?.status === "delivered";
     });
     expect((await h.event(second.id)).status).toBe("failed");
@@ -227,10 +221,9 @@ describe("additional targets behind the private-address guard", () => {
     const [attempt] = await strict.attempts(event.id);
     expect(attempt).toMatchObject({ targetId: id, isAdditionalTarget: true, success: false });
     expect(attempt?.error).toMatch(/private|refused|not allowed/i);
-    const [row] = await strict.database.db
-      .select()
-      .from(targetDeliveries)
-      .where(eq(targetDeliveries.eventId, event.id));
+    const row = await strict.database.db.query.targetDeliveries.findFirst({
+      where: (t, { eq }) => eq(t.eventId, event.id),
+    });
     expect(row?.status).toBe("failed");
     expect(side.requests.filter((r) => r.path === "/private")).toHaveLength(0);
   });

@@ -4,7 +4,7 @@ import { setOrganizationPlan, setUserPlan } from "@hookflow/db";
 import { NotFoundError } from "@hookflow/domain";
 import { type AdminIo, parseOrUsage, processIo, runAdmin, UsageError } from "./admin-shared.js";
 
-export const SET_PLAN_USAGE = `Usage: hookflow admin set-plan (--email <email> | --org <organization id>) free|pro
+const SET_PLAN_USAGE = `Usage: hookflow admin set-plan (--email <email> | --org <organization id>) free|pro
 
 Sets the plan of a user (their personal records) or of an organization (its records). Plans
 limit additional targets' maxRetries: free 3, pro 10. New users and organizations are on free.

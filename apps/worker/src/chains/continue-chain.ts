@@ -15,7 +15,7 @@ export interface DeliveredEvent {
 }
 
 /** Whether a delivered event may have a next chain step: costs nothing for the others. */
-export function mayContinueChain(event: DeliveredEvent): boolean {
+function mayContinueChain(event: DeliveredEvent): boolean {
   return event.chainStep !== null || event.chainWebhookIds.length > 0;
 }
 
@@ -35,7 +35,7 @@ export async function continueChain(
 ): Promise<void> {
   if (!mayContinueChain(event)) return;
   const context = await findChainContext(services.db.db, event.eventId);
-  if (!context || context.status !== "delivered" || !context.lastSuccess) return;
+  if (context?.status !== "delivered" || !context.lastSuccess) return;
   if (context.originWebhookId === null) return;
   const origin = await services.webhooks.get(context.originWebhookId);
   const index = context.chainStep ?? 0;

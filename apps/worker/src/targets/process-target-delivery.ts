@@ -39,7 +39,7 @@ export async function processTargetDelivery(
   if (!loaded || !webhook) return done("gone");
   const { delivery, target } = loaded;
   if (delivery.status !== "pending" && delivery.status !== "retrying") return done("settled");
-  if (!target || !target.isActive) {
+  if (!target?.isActive) {
     const reason = target ? "target deactivated" : "target deleted";
     await abandonTargetDelivery(db, data.eventId, data.targetId, reason, services.now());
     return done("gone");

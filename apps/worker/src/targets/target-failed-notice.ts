@@ -15,7 +15,7 @@ import type { WorkerWebhook } from "../webhooks/webhook-cache.js";
 import { reportTargetFailedNotice } from "./target-steps.js";
 
 /** The `target.failed` body: built from the stored delivery, so every try sends the same bytes. */
-export function targetFailedBody(
+function targetFailedBody(
   loaded: LoadedTargetDelivery & { target: NonNullable<LoadedTargetDelivery["target"]> },
 ): string {
   const { delivery, target } = loaded;
@@ -32,7 +32,7 @@ export function targetFailedBody(
 }
 
 /** Stable across tries, distinct from the event's own deliveries: receivers deduplicate on it. */
-export function targetFailedMessageId(eventId: string, targetId: string): string {
+function targetFailedMessageId(eventId: string, targetId: string): string {
   return `${eventId}.target-failed.${targetId}`;
 }
 

@@ -1,6 +1,4 @@
-import { events } from "@hookflow/db";
 import { waitUntil } from "@hookflow/testing";
-import { eq } from "drizzle-orm";
 import {
   eventRows,
   ingest,
@@ -56,10 +54,9 @@ describe("a worker killed between a delivery and the chain's next step", () => {
         });
         first.signal("SIGKILL");
         expect(await first.exited).toEqual({ code: null, signal: "SIGKILL" });
-        const children = await kit.database.db
-          .select()
-          .from(events)
-          .where(eq(events.parentEventId, eventId));
+        const children = await kit.database.db.query.events.findMany({
+          where: (e, { eq }) => eq(e.parentEventId, eventId),
+        });
         expect(children).toHaveLength(0);
       } finally {
         await blocker`select pg_advisory_unlock_all()`;
@@ -68,10 +65,9 @@ describe("a worker killed between a delivery and the chain's next step", () => {
 
       await kit.workers.start("worker", kit.env, "worker-b");
       const child = await waitUntil(async () => {
-        const rows = await kit.database.db
-          .select()
-          .from(events)
-          .where(eq(events.parentEventId, eventId));
+        const rows = await kit.database.db.query.events.findMany({
+          where: (e, { eq }) => eq(e.parentEventId, eventId),
+        });
         return rows[0]?.status === "delivered" ? rows : undefined;
       });
       expect(child).toHaveLength(1);

@@ -13,10 +13,10 @@ import { NodeTypeInput } from "@hookflow/pipeline";
  * targets"). Unknown fields are ignored, like every resource's.
  */
 
-export const TARGET_MAX_RETRIES = 20;
-export const TARGET_DEFAULT_MAX_RETRIES = 3;
-export const TARGET_MAX_INPUTS = 50;
-export const TARGET_MAX_FILTERS = 50;
+const TARGET_MAX_RETRIES = 20;
+const TARGET_DEFAULT_MAX_RETRIES = 3;
+const TARGET_MAX_INPUTS = 50;
+const TARGET_MAX_FILTERS = 50;
 
 const TargetInputNode = z
   .object({

@@ -53,7 +53,7 @@ export function targetGone(): NotFoundError {
 }
 
 /** Retries an additional target may have on each plan (docs/decisions.md, "Plans"). */
-export const PLAN_TARGET_MAX_RETRIES = { free: 3, pro: 10 } as const;
+const PLAN_TARGET_MAX_RETRIES = { free: 3, pro: 10 } as const;
 
 /** 403 naming the limit when `maxRetries` is above what the owner's plan allows. */
 export async function checkPlanRetries(
