@@ -1,4 +1,4 @@
-import { additionalTargets } from "@hookflow/db";
+import { additionalTargets, users } from "@hookflow/db";
 import { newPrefixedId } from "@hookflow/domain";
 import { type ReceivedRequest, type Receiver, startReceiver, waitUntil } from "@hookflow/testing";
 import {
@@ -193,6 +193,37 @@ describe("additional targets", () => {
       return done?.status === "delivered";
     });
     expect((await h.event(second.id)).status).toBe("failed");
+  });
+});
+
+describe("additional targets across owners", () => {
+  it("never delivers to a target of another owner, even one stored linked to the webhook", async () => {
+    const webhook = await h.createWebhook({ targetUrl: `${primary.url}/primary` });
+    const stranger = newPrefixedId("usr");
+    await h.database.db
+      .insert(users)
+      .values({ id: stranger, email: `${stranger.toLowerCase()}@example.test`, passwordHash: "x" });
+    const theirs = newPrefixedId("tgt");
+    await h.database.db.insert(additionalTargets).values({
+      id: theirs,
+      ownerId: stranger,
+      name: "tap",
+      url: `${side.url}/tap`,
+      inputNodes: [{ nodeType: "webhook", nodeId: webhook.id }],
+    });
+    const mine = await createTarget(webhook.id, { url: `${side.url}/mine` });
+    const { id } = await h.createEvent(webhook);
+    await until(async () => {
+      const row = await h.database.db.query.targetDeliveries.findFirst({
+        where: (t, { and, eq }) => and(eq(t.eventId, id), eq(t.targetId, mine)),
+      });
+      return row?.status === "delivered";
+    });
+    const rows = await h.database.db.query.targetDeliveries.findMany({
+      where: (t, { eq }) => eq(t.eventId, id),
+    });
+    expect(rows.map((r) => r.targetId)).toEqual([mine]);
+    expect(ofEvent(side, id, "/tap")).toHaveLength(0);
   });
 });
 

@@ -1,6 +1,6 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNotNull, or, sql } from "drizzle-orm";
 import type { Database } from "../../client.js";
-import { additionalTargets, organizations, users } from "../../schema/index.js";
+import { additionalTargets, organizations, users, webhooks } from "../../schema/index.js";
 import { listOwnedPage, type RecordListScope } from "../owned-page.js";
 import type { DbExecutor } from "../pipeline-nodes/node-rows.js";
 
@@ -64,16 +64,29 @@ function fedBy(webhookId: string) {
   ])}::jsonb`;
 }
 
-/** The active targets a webhook's events go to, oldest first. */
+/**
+ * The active targets a webhook's events go to, oldest first: only targets of the webhook's own
+ * owner scope (its organization, or for a personal webhook its owner's personal targets), so a
+ * link stored across scopes never carries one tenant's events to another's target.
+ */
 export async function findActiveTargetsOfWebhook(
   db: DbExecutor,
   webhookId: string,
 ): Promise<AdditionalTargetRow[]> {
-  return db
-    .select()
+  const rows = await db
+    .select({ target: additionalTargets })
     .from(additionalTargets)
-    .where(and(fedBy(webhookId), eq(additionalTargets.isActive, true)))
+    .innerJoin(webhooks, eq(webhooks.id, webhookId))
+    .where(
+      and(
+        fedBy(webhookId),
+        eq(additionalTargets.isActive, true),
+        sql`${additionalTargets.organizationId} is not distinct from ${webhooks.organizationId}`,
+        or(isNotNull(webhooks.organizationId), eq(additionalTargets.ownerId, webhooks.ownerId)),
+      ),
+    )
     .orderBy(additionalTargets.createdAt, additionalTargets.id);
+  return rows.map((row) => row.target);
 }
 
 /**
