@@ -1,6 +1,7 @@
-import { additionalTargets, users } from "@hookflow/db";
+import { additionalTargets, replayEvent, users } from "@hookflow/db";
 import { newPrefixedId } from "@hookflow/domain";
 import { type ReceivedRequest, type Receiver, startReceiver, waitUntil } from "@hookflow/testing";
+import { processDelivery } from "../src/delivery/process-delivery.js";
 import {
   expectedHookflowSignature,
   expectedStandardSignature,
@@ -193,6 +194,33 @@ describe("additional targets", () => {
       return done?.status === "delivered";
     });
     expect((await h.event(second.id)).status).toBe("failed");
+  });
+});
+
+describe("additional targets on replay", () => {
+  it("gives each target a fresh run and budget when the event is replayed, and only then", async () => {
+    const webhook = await h.createWebhook({ targetUrl: `${primary.url}/primary` });
+    const target = await createTarget(webhook.id, { url: `${side.url}/replayed`, maxRetries: 0 });
+    const { id } = await h.createEvent(webhook);
+    const delivered = async () =>
+      (
+        await h.database.db.query.targetDeliveries.findFirst({
+          where: (t, { eq }) => eq(t.eventId, id),
+        })
+      )?.status === "delivered";
+    await until(delivered);
+    await h.waitForStatus(id, "delivered");
+    // A redelivered job of the same run finds the target started: nothing is sent again.
+    await processDelivery(h.services, { eventId: id, webhookId: webhook.id });
+    expect(ofEvent(side, id, "/replayed")).toHaveLength(1);
+
+    const reopened = await replayEvent(h.database.db, id, new Date(), 0);
+    expect(reopened).toBeDefined();
+    await h.enqueue(webhook, id, webhook.id);
+    await until(() => ofEvent(side, id, "/replayed").length === 2);
+    await until(delivered);
+    const attempts = (await h.attempts(id)).filter((a) => a.targetId === target);
+    expect(attempts.map((a) => a.attempt)).toEqual([1, 1]);
   });
 });
 
