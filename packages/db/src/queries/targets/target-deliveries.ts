@@ -1,6 +1,6 @@
 import { and, eq, inArray, lt, or, sql } from "drizzle-orm";
 import type { Database } from "../../client.js";
-import { additionalTargets, deliveryAttempts, targetDeliveries } from "../../schema/index.js";
+import { additionalTargets, targetDeliveries } from "../../schema/index.js";
 
 export type TargetDeliveryRow = typeof targetDeliveries.$inferSelect;
 
@@ -140,63 +140,56 @@ export async function recordTargetAttempt(
   db: Database,
   input: TargetAttemptRecord,
 ): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    const final = input.status !== "retrying";
-    const updated = await tx
-      .update(targetDeliveries)
-      .set({
-        status: input.status,
-        attemptCount: input.expectedAttemptCount + 1,
-        lastStatusCode: input.attempt.statusCode,
-        lastError: input.attempt.error,
-        nextAttemptAt: input.notify ? input.now : input.nextAttemptAt,
-        ...(input.status === "failed" ? { failedAt: input.now } : {}),
-        ...(input.notify ? { notifyStatus: "pending" } : {}),
-        updatedAt: input.now,
-      })
-      .where(
-        and(
-          eq(targetDeliveries.eventId, input.eventId),
-          eq(targetDeliveries.targetId, input.targetId),
-          inArray(targetDeliveries.status, ["pending", "retrying"]),
-          eq(targetDeliveries.attemptCount, input.expectedAttemptCount),
-        ),
-      )
-      .returning({ eventId: targetDeliveries.eventId });
-    if (updated.length === 0) return false;
-    await tx.insert(deliveryAttempts).values({
-      ...input.attempt,
-      eventId: input.eventId,
-      webhookId: input.webhookId,
-      isAdditionalTarget: true,
-      isFallback: false,
-      targetId: input.targetId,
-      attempt: input.expectedAttemptCount + 1,
-    });
-    if (final) await recordTargetHealth(tx, input.targetId, input.status === "delivered");
-    return true;
-  });
+  const { attempt } = input;
+  const final = input.status !== "retrying";
+  const success = input.status === "delivered";
+  const nextAt = input.notify ? input.now : input.nextAttemptAt;
+  // One statement (one round trip): the guarded update, then the attempt and, on a final outcome,
+  // the target's health, only when the update matched. Health rows are touched only when they
+  // change (a success of a healthy target writes nothing).
+  const rows = (await db.execute(sql`
+    with upd as (
+      update target_deliveries set
+        status = ${input.status},
+        attempt_count = ${input.expectedAttemptCount + 1},
+        last_status_code = ${attempt.statusCode},
+        last_error = ${attempt.error},
+        next_attempt_at = ${nextAt ? nextAt.toISOString() : null}::timestamptz,
+        failed_at = case when ${input.status} = 'failed'
+          then ${input.now.toISOString()}::timestamptz else failed_at end,
+        notify_status = case when ${input.notify} then 'pending' else notify_status end,
+        updated_at = ${input.now.toISOString()}::timestamptz
+      where event_id = ${input.eventId} and target_id = ${input.targetId}
+        and status in ('pending', 'retrying')
+        and attempt_count = ${input.expectedAttemptCount}
+      returning event_id
+    ), ins as (
+      insert into delivery_attempts
+        (id, event_id, webhook_id, target_url, is_additional_target, is_fallback, target_id,
+         attempt, status_code, response_body, latency_ms, success, error, attempted_at)
+      select ${attempt.id}, ${input.eventId}, ${input.webhookId}, ${attempt.targetUrl}, true,
+        false, ${input.targetId}, ${input.expectedAttemptCount + 1}, ${attempt.statusCode},
+        ${attempt.responseBody}, ${attempt.latencyMs}, ${attempt.success}, ${attempt.error},
+        ${attempt.attemptedAt.toISOString()}::timestamptz
+      from upd
+    ), health as (
+      update additional_targets t set
+        consecutive_failures = case when ${success} then 0 else t.consecutive_failures + 1 end,
+        health_status = case
+          when ${success} then 'healthy'
+          when t.consecutive_failures + 1 >= ${TARGET_DOWN_AFTER} then 'down'
+          when t.consecutive_failures + 1 >= ${TARGET_DEGRADED_AFTER} then 'degraded'
+          else 'healthy' end
+      where t.id = ${input.targetId} and ${final} and exists (select 1 from upd)
+        and (not ${success} or t.consecutive_failures > 0 or t.health_status <> 'healthy')
+    )
+    select count(*)::int as updated from upd`)) as unknown as Array<{ updated: number }>;
+  return (rows[0]?.updated ?? 0) > 0;
 }
 
 /** Consecutive final failures before a target shows `degraded` / `down` (webhook defaults). */
-export const TARGET_DEGRADED_AFTER = 2;
-export const TARGET_DOWN_AFTER = 4;
-
-async function recordTargetHealth(
-  tx: Parameters<Parameters<Database["transaction"]>[0]>[0],
-  targetId: string,
-  success: boolean,
-): Promise<void> {
-  const failures = success ? sql`0` : sql`${additionalTargets.consecutiveFailures} + 1`;
-  await tx
-    .update(additionalTargets)
-    .set({
-      consecutiveFailures: failures,
-      healthStatus: sql`case when ${failures} >= ${TARGET_DOWN_AFTER} then 'down'
-        when ${failures} >= ${TARGET_DEGRADED_AFTER} then 'degraded' else 'healthy' end`,
-    })
-    .where(eq(additionalTargets.id, targetId));
-}
+const TARGET_DEGRADED_AFTER = 2;
+const TARGET_DOWN_AFTER = 4;
 
 /**
  * Settles the `target.failed` notification of a delivery after one try: `sent`, `failed` (its
