@@ -159,3 +159,36 @@ describe("chains", () => {
     expect(at(`/theirs-${tag}`)).toHaveLength(0);
   });
 });
+
+describe("chains under the forwarding limits", () => {
+  let shallow: WorkerHarness;
+  beforeAll(async () => {
+    shallow = await startWorkerHarness({ GRAPH_MAX_FORWARD_DEPTH: "1" });
+  });
+  afterAll(async () => {
+    await shallow.close();
+  });
+
+  it("stops a chain at GRAPH_MAX_FORWARD_DEPTH", async () => {
+    const tag = newId("event");
+    const b = await shallow.createWebhook({ targetUrl: `${receiver.url}/deep-b-${tag}` });
+    const a = await shallow.createWebhook({ targetUrl: `${receiver.url}/deep-a-${tag}` });
+    const w = await shallow.createWebhook({
+      targetUrl: `${receiver.url}/origin-${tag}`,
+      chainWebhookIds: [a.id, b.id],
+    });
+    const root = await shallow.createEvent(w);
+    const children = (parentEventId: string) =>
+      shallow.database.db.query.events.findMany({
+        where: (e, { eq }) => eq(e.parentEventId, parentEventId),
+      });
+    await until(async () => (await children(root.id)).length === 1);
+    const [first] = await children(root.id);
+    await shallow.waitForStatus(first?.id ?? "", "delivered");
+    // The step's own job continues the chain once it is delivered; run it again to be sure it
+    // has had its chance, and that the limit refuses step 2 every time.
+    await processDelivery(shallow.services, { eventId: first?.id ?? "", webhookId: a.id });
+    expect(await children(first?.id ?? "")).toHaveLength(0);
+    expect(at(`/deep-b-${tag}`)).toHaveLength(0);
+  });
+});

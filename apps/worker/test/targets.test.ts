@@ -1,4 +1,4 @@
-import { additionalTargets, replayEvent, users } from "@hookflow/db";
+import { additionalTargets, replayEvent, targetDeliveries, users } from "@hookflow/db";
 import { newPrefixedId } from "@hookflow/domain";
 import { type ReceivedRequest, type Receiver, startReceiver, waitUntil } from "@hookflow/testing";
 import { processDelivery } from "../src/delivery/process-delivery.js";
@@ -221,6 +221,28 @@ describe("additional targets on replay", () => {
     await until(delivered);
     const attempts = (await h.attempts(id)).filter((a) => a.targetId === target);
     expect(attempts.map((a) => a.attempt)).toEqual([1, 1]);
+  });
+});
+
+describe("additional targets whose job was lost", () => {
+  it("are found by the sweeper and delivered", async () => {
+    const webhook = await h.createWebhook({ targetUrl: `${primary.url}/primary` });
+    const target = await createTarget(webhook.id, { url: `${side.url}/swept` });
+    // An event delivered to its primary whose target row was committed but never enqueued (a
+    // crash between the fan-out's insert and its enqueue).
+    const { id } = await h.createEvent(webhook, { enqueue: false });
+    await h.database.db.insert(targetDeliveries).values({
+      eventId: id,
+      targetId: target,
+      webhookId: webhook.id,
+      run: 0,
+      priority: webhook.priority,
+      body: '{"swept":true}',
+      nextAttemptAt: new Date(Date.now() - 60_000),
+    });
+    await h.worker.sweepNow();
+    await until(() => ofEvent(side, id, "/swept").length === 1);
+    expect(ofEvent(side, id, "/swept")[0]?.body.toString()).toBe('{"swept":true}');
   });
 });
 

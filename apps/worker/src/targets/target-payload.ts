@@ -11,7 +11,7 @@ export type TargetPayload =
  * payload as `payload` too (unless the payload has a field of that name, which wins), so both
  * `{{order.id}}` and `{{payload.order.id}}` work (docs/decisions.md, "Additional targets").
  */
-function templateContext(payload: unknown): unknown {
+export function templateContext(payload: unknown): unknown {
   if (payload === null || typeof payload !== "object" || Array.isArray(payload)) {
     return { payload };
   }
