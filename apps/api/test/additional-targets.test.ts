@@ -352,4 +352,30 @@ describe("additional targets", () => {
     const after = await api.call("GET", `/api/webhooks/${w}`, { token: alice.token });
     expect(after.body.chainWebhookIds).toEqual([a]);
   });
+
+  it("lets one webhook feed at most 25 targets", async () => {
+    const wh = await webhookOf(alice);
+    for (let i = 0; i < 25; i++) {
+      const ok = await api.call("POST", "/api/additional-targets", {
+        token: alice.token,
+        body: { name: `t${i}`, url: "https://a.example", inputNodes: link(wh) },
+      });
+      expect(ok.status).toBe(201);
+    }
+    const over = await api.call("POST", "/api/additional-targets", {
+      token: alice.token,
+      body: { name: "one too many", url: "https://a.example", inputNodes: link(wh) },
+    });
+    expect(over.status).toBe(400);
+    expect(over.body.message).toBe(
+      `inputNodes.0.nodeId: webhook ${wh} already feeds 25 additional targets, the most one webhook may have`,
+    );
+    // Editing a target that already feeds the webhook stays possible.
+    const list = await api.call("GET", "/api/additional-targets?limit=1", { token: alice.token });
+    const patched = await api.call("PATCH", `/api/additional-targets/${list.body[0].id}`, {
+      token: alice.token,
+      body: { inputNodes: link(wh), name: "renamed" },
+    });
+    expect(patched.status).toBe(200);
+  });
 });

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import {
   type AdditionalTargetRow,
+  countTargetsOfWebhooks,
   type DbExecutor,
   findAdditionalTargetById,
   findOwnerPlan,
@@ -71,6 +72,12 @@ export async function checkPlanRetries(
 }
 
 /**
+ * Additional targets one webhook may feed at most: each event of the webhook makes one job per
+ * target, so the fan-out of one request stays bounded (docs/decisions.md, "Additional targets").
+ */
+export const MAX_TARGETS_PER_WEBHOOK = 25;
+
+/**
  * Every webhook in `inputNodes` must exist, be visible to the caller and be of the target's own
  * owner scope (400 naming the field otherwise; another owner's webhook reads as unknown).
  */
@@ -99,4 +106,18 @@ export async function checkTargetInputs(
     ),
     target,
   );
+  const added = inputNodes.filter((input) => !alreadyLinked.has(input.nodeId));
+  const counts = await countTargetsOfWebhooks(
+    db,
+    added.map((input) => input.nodeId),
+    target.id,
+  );
+  inputNodes.forEach((input, i) => {
+    if (alreadyLinked.has(input.nodeId)) return;
+    if ((counts.get(input.nodeId) ?? 0) < MAX_TARGETS_PER_WEBHOOK) return;
+    throw new ValidationError(
+      `inputNodes.${i}.nodeId: webhook ${input.nodeId} already feeds ${MAX_TARGETS_PER_WEBHOOK} ` +
+        `additional targets, the most one webhook may have`,
+    );
+  });
 }

@@ -85,8 +85,38 @@ export async function findActiveTargetsOfWebhook(
         or(isNotNull(webhooks.organizationId), eq(additionalTargets.ownerId, webhooks.ownerId)),
       ),
     )
-    .orderBy(additionalTargets.createdAt, additionalTargets.id);
+    .orderBy(additionalTargets.createdAt, additionalTargets.id)
+    // The API refuses a 26th link; this bounds a webhook's fan-out even for rows written around it.
+    .limit(25);
   return rows.map((row) => row.target);
+}
+
+/**
+ * How many targets (other than `exceptId`) each of these webhooks already feeds, by webhook id;
+ * webhooks without any are absent.
+ */
+export async function countTargetsOfWebhooks(
+  db: DbExecutor,
+  webhookIds: readonly string[],
+  exceptId: string,
+): Promise<Map<string, number>> {
+  if (webhookIds.length === 0) return new Map();
+  const ids = sql.join(
+    webhookIds.map((id) => sql`${id}`),
+    sql`, `,
+  );
+  // One containment test per webhook, each served by the GIN index on input_nodes.
+  const rows = (await db.execute(sql`
+    select w.id as webhook_id,
+      (select count(*)::int from additional_targets t
+        where t.id <> ${exceptId}
+          and t.input_nodes @> jsonb_build_array(
+            jsonb_build_object('nodeType', 'webhook', 'nodeId', w.id))) as n
+    from unnest(array[${ids}]::text[]) as w(id)`)) as unknown as Array<{
+    webhook_id: string;
+    n: number;
+  }>;
+  return new Map(rows.map((row) => [row.webhook_id, row.n]));
 }
 
 /**
