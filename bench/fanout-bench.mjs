@@ -71,18 +71,16 @@ async function storeBacklog(sql, webhookId, tag) {
   const ids = Array.from({ length: EVENTS }, (_, i) => `evt_fo${run}${tag}n${i}`);
   const now = new Date();
   for (let i = 0; i < ids.length; i += 1000) {
-    const rows = ids
-      .slice(i, i + 1000)
-      .map((id) => ({
-        id,
-        webhook_id: webhookId,
-        status: "pending",
-        body,
-        priority: 3,
-        next_attempt_at: now,
-        created_at: now,
-        updated_at: now,
-      }));
+    const rows = ids.slice(i, i + 1000).map((id) => ({
+      id,
+      webhook_id: webhookId,
+      status: "pending",
+      body,
+      priority: 3,
+      next_attempt_at: now,
+      created_at: now,
+      updated_at: now,
+    }));
     await sql`insert into events ${sql(rows)}`;
   }
   return ids;

@@ -75,7 +75,7 @@ export async function checkPlanRetries(
  * Additional targets one webhook may feed at most: each event of the webhook makes one job per
  * target, so the fan-out of one request stays bounded (docs/decisions.md, "Additional targets").
  */
-export const MAX_TARGETS_PER_WEBHOOK = 25;
+const MAX_TARGETS_PER_WEBHOOK = 25;
 
 /**
  * Every webhook in `inputNodes` must exist, be visible to the caller and be of the target's own
