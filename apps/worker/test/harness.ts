@@ -13,7 +13,11 @@ import {
   type TestRedisPrefix,
   type WebhookFixture,
 } from "@hookflow/testing";
-import { buildWorkerServices, type WorkerServices } from "../src/services.js";
+import {
+  type BuildWorkerServicesOptions,
+  buildWorkerServices,
+  type WorkerServices,
+} from "../src/services.js";
 import { type RunningWorker, startWorker } from "../src/start-worker.js";
 import type { SweeperOptions } from "../src/sweeper/sweeper.js";
 
@@ -58,6 +62,7 @@ export function buildTestWorkerServices(
   redis: TestRedisPrefix,
   env: Record<string, string> = {},
   sweeper: Partial<SweeperOptions> = {},
+  plugins: Pick<BuildWorkerServicesOptions, "aiTools" | "resolveBearerToken"> = {},
 ): WorkerServices {
   const config = loadConfig({
     NODE_ENV: "test",
@@ -76,6 +81,7 @@ export function buildTestWorkerServices(
     logger: createLogger({ level: process.env.HF_TEST_LOG ?? "silent", role: "worker" }),
     metrics: createMetrics({ role: "worker", defaultMetrics: false }),
     sweeper,
+    ...plugins,
   });
 }
 

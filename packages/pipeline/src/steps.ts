@@ -19,6 +19,8 @@ export const PipelineStep = z.object({
   statusCode: z.number().int().optional(),
   durationMs: z.number().optional(),
   lastPayload: z.unknown().optional(),
+  /** Node-specific record (an AI node's token usage and tool calls, a dry run's request). */
+  detail: z.record(z.string(), z.unknown()).optional(),
   error: z.string().optional(),
   /** ISO 8601 time the step was emitted. */
   at: z.string(),

@@ -1,3 +1,4 @@
+export * from "./chat-stand-in.js";
 export * from "./child-app.js";
 export * from "./http-client.js";
 export * from "./local-smtp-server.js";

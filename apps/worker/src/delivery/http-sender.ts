@@ -23,6 +23,8 @@ export interface HttpSender {
     url: string;
     headers: Record<string, string>;
     body: string;
+    /** POST unless given (scheduled workflows choose theirs); GET and HEAD send no body. */
+    method?: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
   }) => Promise<SendResult>;
   close: () => Promise<void>;
 }
@@ -73,7 +75,7 @@ export function createHttpSender(options: {
     },
   });
 
-  const send: HttpSender["send"] = async ({ url, headers, body }) => {
+  const send: HttpSender["send"] = async ({ url, headers, body, method = "POST" }) => {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     const fail = (error: unknown): SendResult => {
@@ -98,9 +100,9 @@ export function createHttpSender(options: {
     }
     try {
       const response = await request(url, {
-        method: "POST",
+        method,
         headers,
-        body,
+        body: method === "GET" || method === "HEAD" ? null : body,
         dispatcher: agent,
         signal: AbortSignal.timeout(timeoutMs),
       });

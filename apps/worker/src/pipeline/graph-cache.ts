@@ -26,13 +26,20 @@ export interface WebhookGraph {
   stateful: boolean;
   /** Set when the stored graph cannot run (a cycle slipped past the API, say). */
   broken?: string;
+  /** Where events enter when not at the webhook (see `graphForEntry`); `order` starts there. */
+  entry?: string;
 }
 
 export interface GraphCache {
   get: (webhookId: string) => Promise<WebhookGraph>;
 }
 
-const STATEFUL: ReadonlySet<FamilyKey> = new Set(["merge", "rateLimiter", "delay", "approval"]);
+export const STATEFUL: ReadonlySet<FamilyKey> = new Set([
+  "merge",
+  "rateLimiter",
+  "delay",
+  "approval",
+]);
 
 function isFamily(value: string): value is FamilyKey {
   return Object.hasOwn(FAMILIES, value);

@@ -1,6 +1,7 @@
 import type { DbHandle } from "@hookflow/db";
 import type { Logger } from "@hookflow/observability";
 import {
+  type AiPort,
   type EnginePorts,
   MERGE_TIMEOUT_SECONDS,
   type MergePort,
@@ -27,6 +28,8 @@ export interface PipelineServices {
   merge: MergePort;
   approvals: ApprovalNotifier;
   delayScale: number;
+  /** AI nodes' model calls, set once the worker's services exist (they run tool webhooks). */
+  ai?: AiPort;
   /** The engine's ports for one event's job: steps go live to its stream as they happen. */
   portsFor: (eventId: string) => EnginePorts;
   close: () => Promise<void>;
@@ -61,7 +64,7 @@ export function createPipelineServices(options: {
   });
   const rateLimit = createRedisNodeRateLimit({ redis, keys });
   const merge = createRedisMergeStore({ redis, keys, ttlMs: mergeTtlMs(delayScale) });
-  return {
+  const services: PipelineServices = {
     graphs,
     transform: options.transform,
     patterns: options.patterns,
@@ -70,6 +73,7 @@ export function createPipelineServices(options: {
     approvals: options.approvals,
     delayScale,
     portsFor: (eventId) => ({
+      ...(services.ai ? { ai: services.ai } : {}),
       transform: options.transform,
       patterns: options.patterns,
       rateLimit,
@@ -83,4 +87,5 @@ export function createPipelineServices(options: {
       await options.closeTransform?.();
     },
   };
+  return services;
 }

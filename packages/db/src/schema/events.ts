@@ -58,6 +58,11 @@ export const events = pgTable(
      */
     chainOriginEventId: text("chain_origin_event_id"),
     /**
+     * Where the event enters its webhook's graph when not at the webhook itself: the scheduled
+     * workflow whose tick injected it (nodes listing the workflow in inputNodes run on it).
+     */
+    entryNodeId: text("entry_node_id"),
+    /**
      * Which target the current delivery run is on (`primary`, then `fallback` once the primary's
      * budget is spent) and how many attempts that target has had in this run. A worker that finds
      * the event `pending` starts a new run (first delivery or replay) from `primary`, 0.

@@ -2,5 +2,6 @@ export * from "./event-steps.js";
 export * from "./events.js";
 export * from "./identity.js";
 export * from "./pipeline.js";
+export * from "./scheduled-workflows.js";
 export * from "./targets.js";
 export * from "./webhooks.js";

@@ -17,6 +17,8 @@ export const NODE_TYPES = [
   "approval",
   "rateLimiter",
   "scheduledWorkflow",
+  "flowLink",
+  "ai",
 ] as const;
 export type NodeType = (typeof NODE_TYPES)[number];
 
@@ -48,6 +50,11 @@ const ALIASES: Record<string, NodeType> = {
   ratelimiternodes: "rateLimiter",
   scheduledworkflow: "scheduledWorkflow",
   scheduledworkflows: "scheduledWorkflow",
+  flowlink: "flowLink",
+  flowlinks: "flowLink",
+  ainode: "ai",
+  ainodes: "ai",
+  ai: "ai",
 };
 
 /** `"filter-node"`, `"filterNode"`, `"filter-nodes"` -> `"filter"`; unknown -> undefined. */

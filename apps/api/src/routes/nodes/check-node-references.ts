@@ -22,6 +22,7 @@ import {
 } from "@hookflow/pipeline";
 import { canSee } from "../../auth/access.js";
 import type { Actor } from "../../auth/actor.js";
+import { checkFeedingWorkflow } from "../scheduled-workflows/feeding-workflows.js";
 
 /** A reference a node makes, with the body field that names it. */
 export interface NamedReference extends InputNode {
@@ -124,6 +125,7 @@ export async function checkReferencedRecords(
     const node = nodeById.get(ref.id);
     if (!node || !canSee(actor, node)) throw unknown;
     if (ref.type !== "node" && node.family !== familyOfNodeType(ref.type)) throw unknown;
+    checkFeedingWorkflow(ref.field, node);
     if (owner) checkSameScope(ref.field, `${ref.label ?? ref.type} ${ref.id}`, node, owner);
   }
   return { nodes: nodeById, webhooks: webhookById };

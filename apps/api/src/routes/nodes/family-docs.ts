@@ -60,8 +60,10 @@ export function createBodySchema(key: FamilyKey) {
     const fallback = (defaults as Record<string, unknown>)[name];
     fields[name] = fallback === undefined ? schema : schema.optional().meta({ default: fallback });
   }
+  const { defaultName } = FAMILIES[key] as { defaultName?: string };
+  const name = defaultName ? NodeName.optional().meta({ default: defaultName }) : NodeName;
   return z
-    .object({ name: NodeName, inputNodes: InputNodes.optional(), ...fields })
+    .object({ name, inputNodes: InputNodes.optional(), ...fields })
     .openapi(`Create${familyDocs(key).component}Input`);
 }
 
@@ -71,7 +73,8 @@ export function patchBodySchema(key: FamilyKey) {
     .object({
       name: NodeName.optional(),
       inputNodes: InputNodes.optional(),
-      ...FAMILIES[key].config.partial().shape,
+      // Rebuilt from the shape: zod refuses .partial() on a schema with whole-object refinements.
+      ...z.object(FAMILIES[key].config.shape).partial().shape,
     })
     .openapi(`Update${familyDocs(key).component}Input`);
 }
