@@ -1,6 +1,8 @@
 import { additionalTargets, replayEvent, targetDeliveries, users } from "@hookflow/db";
 import { newPrefixedId } from "@hookflow/domain";
+import { createStepHub, type StepEntry } from "@hookflow/queue";
 import { type ReceivedRequest, type Receiver, startReceiver, waitUntil } from "@hookflow/testing";
+import { Redis } from "ioredis";
 import { processDelivery } from "../src/delivery/process-delivery.js";
 import {
   expectedHookflowSignature,
@@ -221,6 +223,51 @@ describe("additional targets on replay", () => {
     await until(delivered);
     const attempts = (await h.attempts(id)).filter((a) => a.targetId === target);
     expect(attempts.map((a) => a.attempt)).toEqual([1, 1]);
+  });
+});
+
+describe("additional target steps", () => {
+  it("are published on the event's stream with the target's id", async () => {
+    const subscriber = new Redis(h.services.config.redisUrl);
+    const hub = createStepHub({
+      subscriberRedis: subscriber,
+      commandRedis: h.services.redis,
+      keys: h.services.keys,
+    });
+    try {
+      const webhook = await h.createWebhook({ targetUrl: `${primary.url}/primary` });
+      const target = await createTarget(webhook.id, {
+        name: "Audit log",
+        url: `${side.url}/steps`,
+      });
+      const { id } = await h.createEvent(webhook, { enqueue: false });
+      const seen: StepEntry[] = [];
+      const stop = hub.watch(id, {}, (entry) => seen.push(entry));
+      try {
+        await h.enqueue(webhook, id, webhook.id);
+        const targetSteps = () =>
+          seen.flatMap(({ message }) =>
+            message.kind === "step" && message.step.nodeType === "additionalTarget"
+              ? [message.step]
+              : [],
+          );
+        await until(() => targetSteps().length === 2);
+        expect(targetSteps()).toEqual([
+          expect.objectContaining({ nodeId: target, nodeName: "Audit log", status: "running" }),
+          expect.objectContaining({
+            nodeId: target,
+            nodeName: "Audit log",
+            status: "success",
+            statusCode: 200,
+          }),
+        ]);
+      } finally {
+        stop();
+      }
+    } finally {
+      await hub.close();
+      subscriber.disconnect();
+    }
   });
 });
 
