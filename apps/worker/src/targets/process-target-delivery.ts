@@ -4,17 +4,12 @@ import {
   type LoadedTargetDelivery,
   recordTargetAttempt,
 } from "@hookflow/db";
-import {
-  buildDeliveryHeaders,
-  classifyAttempt,
-  decideAfterFailure,
-  newId,
-  nextAttemptDelayMs,
-} from "@hookflow/domain";
+import { buildDeliveryHeaders, classifyAttempt, newId } from "@hookflow/domain";
 import { enqueueDeliveries } from "@hookflow/queue";
 import type { DeliveryOutcome } from "../delivery/outcome.js";
 import type { WorkerServices } from "../services.js";
 import type { WorkerWebhook } from "../webhooks/webhook-cache.js";
+import { nextTryAt } from "./next-try.js";
 import { reportTargetAttempt, reportTargetStarted } from "./target-steps.js";
 
 const done = (outcome: DeliveryOutcome["outcome"]): DeliveryOutcome => ({ kind: "done", outcome });
@@ -74,31 +69,17 @@ async function attemptTarget(
   });
 
   const now = services.now();
-  const retry =
-    !success &&
-    decideAfterFailure({
-      attempt: number,
-      maxRetries: target.maxRetries,
-      permanent: verdict === "permanent",
-      hasFallback: false,
-      onFallback: false,
-    }).kind === "retry";
-  const nextAt = retry
-    ? new Date(
-        now.getTime() +
-          nextAttemptDelayMs({
-            attempt: number + 1,
-            retryDelaySeconds: webhook.retryDelaySeconds,
-            backoffMultiplier: webhook.backoffMultiplier,
-            delayScale: services.config.delayScale,
-            random: Math.random,
-            statusCode: result.statusCode,
-            retryAfter: result.retryAfter,
-            nowMs: now.getTime(),
-          }),
-      )
-    : null;
-  const status = success ? "delivered" : retry ? "retrying" : "failed";
+  const nextAt = success
+    ? null
+    : nextTryAt(services, {
+        tries: number,
+        maxRetries: target.maxRetries,
+        permanent: verdict === "permanent",
+        result,
+        webhook,
+        now,
+      });
+  const status = success ? "delivered" : nextAt ? "retrying" : "failed";
   const notify = status === "failed" && target.notifyPrimaryOnFailure;
   const recorded = await recordTargetAttempt(services.db.db, {
     eventId: delivery.eventId,

@@ -3,15 +3,11 @@ import {
   type LoadedTargetDelivery,
   recordTargetNotification,
 } from "@hookflow/db";
-import {
-  buildDeliveryHeaders,
-  classifyAttempt,
-  decideAfterFailure,
-  nextAttemptDelayMs,
-} from "@hookflow/domain";
+import { buildDeliveryHeaders, classifyAttempt } from "@hookflow/domain";
 import type { DeliveryOutcome } from "../delivery/outcome.js";
 import type { WorkerServices } from "../services.js";
 import type { WorkerWebhook } from "../webhooks/webhook-cache.js";
+import { nextTryAt } from "./next-try.js";
 import { reportTargetFailedNotice } from "./target-steps.js";
 
 /** The `target.failed` body: built from the stored delivery, so every try sends the same bytes. */
@@ -92,32 +88,18 @@ async function sendNotice(
     success,
     error,
   });
-  const retry =
-    !success &&
-    decideAfterFailure({
-      attempt: tries,
-      maxRetries: webhook.maxRetries,
-      permanent: verdict === "permanent",
-      hasFallback: false,
-      onFallback: false,
-    }).kind === "retry";
   const now = services.now();
-  const nextAt = retry
-    ? new Date(
-        now.getTime() +
-          nextAttemptDelayMs({
-            attempt: tries + 1,
-            retryDelaySeconds: webhook.retryDelaySeconds,
-            backoffMultiplier: webhook.backoffMultiplier,
-            delayScale: services.config.delayScale,
-            random: Math.random,
-            statusCode: result.statusCode,
-            retryAfter: result.retryAfter,
-            nowMs: now.getTime(),
-          }),
-      )
-    : null;
-  const status = success ? "sent" : retry ? "pending" : "failed";
+  const nextAt = success
+    ? null
+    : nextTryAt(services, {
+        tries,
+        maxRetries: webhook.maxRetries,
+        permanent: verdict === "permanent",
+        result,
+        webhook,
+        now,
+      });
+  const status = success ? "sent" : nextAt ? "pending" : "failed";
   const recorded = await settle(services, loaded, status, nextAt);
   const base = { attempt: tries, statusCode: result.statusCode, error };
   if (!recorded) return { ...base, kind: "done", outcome: "settled" };
