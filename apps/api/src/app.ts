@@ -8,6 +8,7 @@ import { bodyLimit, PUBLIC_BODY_LIMIT_BYTES } from "./http/body-limit.js";
 import { apiCors } from "./http/cors.js";
 import { isPublicPath } from "./http/public-paths.js";
 import { hasRoute } from "./http/route-gate.js";
+import { registerTargetRoutes } from "./routes/additional-targets/register-target-routes.js";
 import { registerApprovalRoutes } from "./routes/approvals/register-approval-routes.js";
 import { registerIdentityRoutes } from "./routes/auth/index.js";
 import { registerCanvasSnapshotRoutes } from "./routes/canvas-snapshots/register-canvas-snapshot-routes.js";
@@ -62,6 +63,7 @@ export function createApiApp(services: ApiServices): ApiApp {
   registerWebhookRoutes(app, services);
   registerEventRoutes(app, services);
   registerNodeRoutes(app, services);
+  registerTargetRoutes(app, services);
   registerListScheduledRuns(app, services);
   registerApprovalRoutes(app, services);
   registerCanvasSnapshotRoutes(app, services);

@@ -321,6 +321,8 @@ describe("events api", () => {
         deliveredAt: null,
         createdAt: day(2).toISOString(),
         updatedAt: day(2).toISOString(),
+        targets: [],
+        chain: null,
       });
     });
 
@@ -394,6 +396,7 @@ describe("events api", () => {
         _id: second,
         targetUrl: "http://127.0.0.1:9/hook",
         isAdditionalTarget: false,
+        targetId: null,
         attempt: 2,
         statusCode: 500,
         responseBody: "boom",

@@ -8,6 +8,7 @@ import { webhooks } from "./client/webhooks.js";
 import { run as adminCreateKey } from "./commands/admin-create-key.js";
 import { run as adminCreateUser } from "./commands/admin-create-user.js";
 import { run as adminRotateEncryptionKey } from "./commands/admin-rotate-encryption-key.js";
+import { run as adminSetPlan } from "./commands/admin-set-plan.js";
 import { run as migrate } from "./commands/migrate.js";
 import { run as start } from "./commands/start.js";
 import { readClientEnv } from "./env.js";
@@ -19,6 +20,7 @@ const ADMIN: Record<string, Command> = {
   "create-user": adminCreateUser,
   "create-key": adminCreateKey,
   "rotate-encryption-key": adminRotateEncryptionKey,
+  "set-plan": adminSetPlan,
 };
 
 function version(): string {

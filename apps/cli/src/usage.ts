@@ -7,6 +7,7 @@ Commands:
   admin create-user ...      Create a user (hookflow admin create-user --help)
   admin create-key ...       Create an API key (hookflow admin create-key --help)
   admin rotate-encryption-key  Re-encrypt stored credentials under HOOKFLOW_ENCRYPTION_KEY
+  admin set-plan ...         Set a user's or organization's plan (hookflow admin set-plan --help)
   login --email <email>      Open a session on HOOKFLOW_URL and store it (hookflow login --help)
   logout                     End the stored session
   webhooks list|create|get   Webhooks (hookflow webhooks --help)

@@ -12,6 +12,7 @@ import { createTestDatabase, type TestDatabase } from "@hookflow/testing";
 import { run as createKey } from "../src/commands/admin-create-key.js";
 import { run as createUser } from "../src/commands/admin-create-user.js";
 import { run as rotateKey } from "../src/commands/admin-rotate-encryption-key.js";
+import { run as setPlan } from "../src/commands/admin-set-plan.js";
 import type { AdminIo } from "../src/commands/admin-shared.js";
 
 function collector(): AdminIo & { out: () => string; err: () => string } {
@@ -292,6 +293,46 @@ describe("hookflow admin commands", () => {
       const help = await rotateCmd(["--help"], {});
       expect(help.code).toBe(0);
       expect(help.out).toMatch(/^Usage: hookflow admin rotate-encryption-key/);
+    });
+  });
+
+  describe("set-plan", () => {
+    async function planCmd(args: string[]) {
+      const io = collector();
+      const code = await setPlan(args, config, io);
+      return { code, out: io.out(), err: io.err() };
+    }
+
+    it("sets a user's plan by email and an organization's by id", async () => {
+      const created = await userCmd(["--email", "Plan@Example.com", "--password", "plan-password"]);
+      expect(created.code).toBe(0);
+      const res = await planCmd(["--email", "plan@example.com", "pro"]);
+      expect(res).toMatchObject({ code: 0, err: "" });
+      expect(JSON.parse(res.out)).toEqual({ email: "plan@example.com", plan: "pro" });
+      const [user] = await database.sql<Array<{ plan: string }>>`
+        select plan from users where lower(email) = 'plan@example.com'`;
+      expect(user?.plan).toBe("pro");
+
+      const { id: userId } = JSON.parse(created.out) as { id: string };
+      await database.sql`
+        insert into organizations (id, name, created_by) values ('org_plan_test', 'P', ${userId})`;
+      expect((await planCmd(["--org", "org_plan_test", "pro"])).code).toBe(0);
+      expect((await planCmd(["--org", "org_plan_test", "free"])).code).toBe(0);
+      const [org] = await database.sql<Array<{ plan: string }>>`
+        select plan from organizations where id = 'org_plan_test'`;
+      expect(org?.plan).toBe("free");
+    });
+
+    it("refuses unknown accounts (1) and bad input (2)", async () => {
+      const unknown = await planCmd(["--email", "nobody@example.com", "pro"]);
+      expect(unknown.code).toBe(1);
+      expect(unknown.err).toContain("No user with email nobody@example.com");
+      expect((await planCmd(["--org", "org_missing", "pro"])).code).toBe(1);
+      expect((await planCmd(["--email", "a@example.com", "enterprise"])).code).toBe(2);
+      expect((await planCmd(["pro"])).code).toBe(2);
+      expect((await planCmd(["--email", "a@example.com", "--org", "o", "pro"])).code).toBe(2);
+      const help = await planCmd(["--help"]);
+      expect(help.out).toMatch(/^Usage: hookflow admin set-plan/);
     });
   });
 });

@@ -36,6 +36,7 @@ import { buildPipelineServices } from "./pipeline/build-pipeline-services.js";
 import type { PipelineServices } from "./pipeline/pipeline-services.js";
 import { createStepReporter, type StepReporter } from "./steps/step-reporter.js";
 import type { SweeperOptions } from "./sweeper/sweeper.js";
+import { createTargetCache, type TargetCache } from "./targets/target-cache.js";
 import { createWebhookCache, type WebhookCache } from "./webhooks/webhook-cache.js";
 
 type Tracer = ReturnType<typeof getTracer>;
@@ -70,6 +71,8 @@ export interface WorkerServices {
   webhookFeed: WebhookFeedPublisher;
   /** The node graph: graph cache, transform runner, merge and rate-limiter ports, approval mail. */
   pipeline: PipelineServices;
+  /** Each webhook's active additional targets (cached). */
+  targets: TargetCache;
   now: () => Date;
   close: () => Promise<void>;
 }
@@ -189,6 +192,13 @@ export function buildWorkerServices(options: BuildWorkerServicesOptions): Worker
   });
 
   const batches = createDeliveryBatches(db);
+  const targets = createTargetCache({
+    db,
+    feed: changes,
+    graphChannel: keys.graphChangedChannel,
+    webhookChannel: keys.webhookChangedChannel,
+    logger,
+  });
   const chat = createChatClient({
     timeoutMs: AI_CALL_TIMEOUT_MS,
     allowPrivateTargets: config.allowPrivateTargets,
@@ -227,6 +237,7 @@ export function buildWorkerServices(options: BuildWorkerServicesOptions): Worker
     steps,
     webhookFeed,
     pipeline,
+    targets,
     now,
     close: async () => {
       await changes.close();

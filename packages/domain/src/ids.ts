@@ -10,6 +10,7 @@ export const ID_PREFIXES = {
   event: "evt",
   attempt: "att",
   canvasSnapshot: "cvs",
+  additionalTarget: "tgt",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -17,7 +17,7 @@ export interface DeliveryRun {
 
 export type LoadedDelivery =
   | { kind: "gone" }
-  | { kind: "settled"; status: string }
+  | { kind: "settled"; status: string; chainStep: number | null }
   | { kind: "inactive" }
   | {
       kind: "ready";
@@ -44,7 +44,7 @@ export async function loadDelivery(
   ]);
   if (!webhook || !event) return { kind: "gone" };
   if (event.status !== "pending" && event.status !== "retrying") {
-    return { kind: "settled", status: event.status };
+    return { kind: "settled", status: event.status, chainStep: event.chainStep };
   }
   if (!webhook.isActive) return { kind: "inactive" };
   const fresh = event.status === "pending";

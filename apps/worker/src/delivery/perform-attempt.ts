@@ -1,5 +1,6 @@
 import type { DeliveryEvent } from "@hookflow/db";
 import { buildDeliveryHeaders } from "@hookflow/domain";
+import { chainHeadersFor } from "../chains/chain-headers.js";
 import type { WorkerServices } from "../services.js";
 import type { WorkerWebhook } from "../webhooks/webhook-cache.js";
 import { applyChaos, CHAOS_ERROR } from "./chaos.js";
@@ -37,12 +38,14 @@ export async function performAttempt(
       },
     };
   }
+  const chain = await chainHeadersFor(services, event);
   const headers = buildDeliveryHeaders({
     eventId: event.id,
     attempt: number,
     keys: webhook.signingKeys,
     body,
     nowMs: attemptedAt.getTime(),
+    ...(chain ? { chain } : {}),
   });
   const result = await services.http.send({ url: targetUrl, headers, body });
   return { number, attemptedAt, chaos: false, result };

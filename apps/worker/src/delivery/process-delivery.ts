@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { setWebhookCircuitState } from "@hookflow/db";
 import { type CircuitConfig, cooldownMs } from "@hookflow/domain";
 import type { DeliverJobData } from "@hookflow/queue";
+import { continueChain } from "../chains/continue-chain.js";
 import { processResume } from "../pipeline/process-resume.js";
 import type { PendingPipeline } from "../pipeline/run-fresh-pipeline.js";
 import type { WorkerServices } from "../services.js";
@@ -10,6 +11,9 @@ import {
   reportCircuitOpen,
   reportSettledWithoutAttempt,
 } from "../steps/delivery-steps.js";
+import { fanOutToTargets } from "../targets/fan-out.js";
+import { processTargetDelivery } from "../targets/process-target-delivery.js";
+import { processTargetFailedNotice } from "../targets/target-failed-notice.js";
 import { type LoadedDelivery, loadDelivery } from "./load-delivery.js";
 import type { DeliveryOutcome } from "./outcome.js";
 import { performAttempt } from "./perform-attempt.js";
@@ -27,6 +31,12 @@ export async function processDelivery(
   services: WorkerServices,
   data: DeliverJobData,
 ): Promise<DeliveryOutcome> {
+  if (data.targetId !== undefined) {
+    const job = { eventId: data.eventId, webhookId: data.webhookId, targetId: data.targetId };
+    return data.targetFailed
+      ? processTargetFailedNotice(services, job)
+      : processTargetDelivery(services, job);
+  }
   if (data.parkId !== undefined) {
     return processResume(services, {
       eventId: data.eventId,
@@ -39,6 +49,8 @@ export async function processDelivery(
     case "gone":
       return { kind: "done", outcome: "gone" };
     case "settled":
+      // A worker may have died between recording the delivery and the chain's next step.
+      if (loaded.status === "delivered") await resumeChain(services, data, loaded.chainStep);
       return { kind: "done", outcome: "settled" };
     case "inactive":
       // Stays pending; the sweeper enqueues it again once the webhook is active.
@@ -54,11 +66,38 @@ export async function processDelivery(
   const prepared = await prepareBody(services, loaded);
   if (prepared.kind === "done") return prepared.outcome;
   const { pending } = prepared;
-  if (!pending) return deliver(services, { ...loaded, body: prepared.body }, undefined);
+  // A run's first job hands the body to the webhook's additional targets, before the primary
+  // attempt (docs/decisions.md, "Additional targets"); a redelivered job finds them started.
+  const fanOut = async () => {
+    if (!loaded.run.fresh) return;
+    await fanOutToTargets(services, {
+      webhookId: webhook.id,
+      eventId: event.id,
+      priority: event.priority,
+      run: event.attemptCount,
+      body: prepared.body,
+    });
+  };
+  const chained = async (outcome: DeliveryOutcome) => {
+    if (outcome.outcome === "delivered") {
+      await continueChain(services, {
+        eventId: event.id,
+        webhookId: webhook.id,
+        chainStep: event.chainStep,
+        chainWebhookIds: webhook.chainWebhookIds,
+      });
+    }
+    return outcome;
+  };
+  if (!pending) {
+    await fanOut();
+    return chained(await deliver(services, { ...loaded, body: prepared.body }, undefined));
+  }
   // Whatever way the delivery ends, the graph's result is stored (with its first record, or
   // alone here), so this run never runs the graph again.
   let outcome: DeliveryOutcome;
   try {
+    await fanOut();
     outcome = await deliver(services, { ...loaded, body: prepared.body }, pending);
   } catch (error) {
     await pending
@@ -72,7 +111,23 @@ export async function processDelivery(
     throw error;
   }
   await pending.settle(false);
-  return outcome;
+  return chained(outcome);
+}
+
+/** Continues the chain of an event a job found delivered (see `continueChain`). */
+async function resumeChain(
+  services: WorkerServices,
+  data: DeliverJobData,
+  chainStep: number | null,
+): Promise<void> {
+  const webhook = await services.webhooks.get(data.webhookId);
+  if (!webhook) return;
+  await continueChain(services, {
+    eventId: data.eventId,
+    webhookId: webhook.id,
+    chainStep,
+    chainWebhookIds: webhook.chainWebhookIds,
+  });
 }
 
 /** The attempt (or the reason there is none) for a prepared body. */

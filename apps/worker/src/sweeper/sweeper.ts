@@ -14,6 +14,7 @@ import {
 } from "@hookflow/queue";
 import type { ApprovalNotifier } from "../pipeline/approval-notifier.js";
 import type { GraphCache } from "../pipeline/graph-cache.js";
+import { sweepTargetDeliveries } from "../targets/sweep-target-deliveries.js";
 import type { RedisLease } from "./redis-lease.js";
 import { sweepApprovalMail } from "./sweep-approval-mail.js";
 import { sweepParks } from "./sweep-parks.js";
@@ -92,9 +93,17 @@ export function startSweeper(options: {
     const parks = await pass("park", () => sweepParksPage(now));
     const events = await pass("event", () => sweepEvents(now));
     const mails = await pass("approval mail", () => sweepMails(now));
+    const targets = await pass("target delivery", () =>
+      sweepTargetDeliveries({
+        db,
+        queues,
+        before: new Date(now.getTime() - settings.graceMs),
+        limit: settings.batchSize,
+      }),
+    );
     let more = 0;
     for (const extra of options.passes ?? []) more += await pass(extra.name, () => extra.run(now));
-    return parks + events + mails + more;
+    return parks + events + mails + targets + more;
   };
 
   const sweepParksPage = async (now: Date): Promise<number> => {

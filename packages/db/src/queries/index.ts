@@ -1,5 +1,6 @@
 export * from "./auth-lookups.js";
 export * from "./canvas/index.js";
+export * from "./chains/index.js";
 export * from "./delivery/index.js";
 export * from "./events/index.js";
 export * from "./flow-links/index.js";
@@ -11,4 +12,5 @@ export * from "./parks/index.js";
 export * from "./pipeline-nodes/index.js";
 export * from "./scheduled-workflows/index.js";
 export * from "./steps/index.js";
+export * from "./targets/index.js";
 export * from "./webhooks/index.js";

@@ -1,6 +1,15 @@
 import type { DeliveryPhase, EventStatus } from "@hookflow/domain";
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import { webhooks } from "./webhooks.js";
 
 export interface ParkedAt {
@@ -44,6 +53,11 @@ export const events = pgTable(
     forwardDepth: integer("forward_depth").notNull().default(0),
     chainStep: integer("chain_step"),
     /**
+     * For a chain step (chainStep set): the event whose webhook's `chainWebhookIds` the chain
+     * walks (step 1's parent). Null otherwise. See docs/decisions.md, "Chains".
+     */
+    chainOriginEventId: text("chain_origin_event_id"),
+    /**
      * Where the event enters its webhook's graph when not at the webhook itself: the scheduled
      * workflow whose tick injected it (nodes listing the workflow in inputNodes run on it).
      */
@@ -79,6 +93,13 @@ export const events = pgTable(
     index("events_status_created_idx").on(t.status, t.createdAt),
     index("events_open_idx").on(t.nextAttemptAt).where(sql`${t.status} in ('pending', 'retrying')`),
     index("events_parent_idx").on(t.parentEventId),
+    // One event per chain step and parent: creating the next step is idempotent.
+    uniqueIndex("events_chain_step_key")
+      .on(t.parentEventId, t.chainStep)
+      .where(sql`${t.chainStep} is not null`),
+    index("events_chain_origin_idx")
+      .on(t.chainOriginEventId)
+      .where(sql`${t.chainOriginEventId} is not null`),
   ],
 );
 

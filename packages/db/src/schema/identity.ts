@@ -39,6 +39,8 @@ export const sessions = pgTable(
 export const organizations = pgTable("organizations", {
   id: text("id").primaryKey(),
   name: text("name").notNull(),
+  /** Plan limits of the organization's records (additional target retries): `free` or `pro`. */
+  plan: text("plan").notNull().default("free"),
   createdBy: text("created_by")
     .notNull()
     .references(() => users.id, { onDelete: "cascade" }),

@@ -3,4 +3,5 @@ export * from "./events.js";
 export * from "./identity.js";
 export * from "./pipeline.js";
 export * from "./scheduled-workflows.js";
+export * from "./targets.js";
 export * from "./webhooks.js";

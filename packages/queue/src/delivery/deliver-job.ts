@@ -17,6 +17,13 @@ export const DeliverJobData = z.object({
    * park is resumed by at most one live job.
    */
   parkId: z.string().optional(),
+  /**
+   * Set on a job that delivers the event to one additional target (its own retry budget, apart
+   * from the event's): job id `tgt-<eventId>-<targetId>`. With `targetFailed`, the job sends that
+   * target's `target.failed` notification to the primary URL instead: `tgf-<eventId>-<targetId>`.
+   */
+  targetId: z.string().optional(),
+  targetFailed: z.literal(true).optional(),
 });
 export type DeliverJobData = z.infer<typeof DeliverJobData>;
 
@@ -34,6 +41,9 @@ export interface DeliveryToEnqueue {
  * refuses custom ids containing `:`.
  */
 export function jobIdOf(data: DeliverJobData): string {
+  if (data.targetId !== undefined) {
+    return `${data.targetFailed ? "tgf" : "tgt"}-${data.eventId}-${data.targetId}`;
+  }
   return data.parkId ? `park-${data.parkId}` : data.eventId;
 }
 

@@ -50,6 +50,10 @@ export const DeliveryAttempt = z
     _id: z.string(),
     targetUrl: z.string(),
     isAdditionalTarget: z.boolean(),
+    targetId: z
+      .string()
+      .nullable()
+      .openapi({ description: "The additional target's id; null for the webhook's own target" }),
     attempt: z.number().int(),
     statusCode: z.number().int(),
     responseBody: z.string(),
@@ -122,6 +126,7 @@ export function toDeliveryAttempt(row: StoredDeliveryAttempt): DeliveryAttempt {
     _id: row.id,
     targetUrl: row.targetUrl,
     isAdditionalTarget: row.isAdditionalTarget,
+    targetId: row.targetId,
     attempt: row.attempt,
     statusCode: row.statusCode,
     responseBody: row.responseBody,

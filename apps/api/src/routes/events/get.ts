@@ -1,6 +1,8 @@
-import { createRoute } from "@hono/zod-openapi";
+import { createRoute, z } from "@hono/zod-openapi";
+import { listTargetDeliveriesOfEvent } from "@hookflow/db";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
+import { ChainView, chainViewOf } from "./chain-body.js";
 import { EventDetail, toEventDetail } from "./event-body.js";
 import {
   BEARER,
@@ -10,6 +12,7 @@ import {
   loadVisibleEvent,
   scopeGuard,
 } from "./event-route-kit.js";
+import { TargetDeliverySummary, toTargetDeliverySummary } from "./target-delivery-body.js";
 
 const route = createRoute({
   operationId: "getEvent",
@@ -17,12 +20,26 @@ const route = createRoute({
   path: "/api/events/{id}",
   tags: [EVENTS_TAG],
   summary: "Get an event",
-  description: "The event with its full payload and sanitised headers. Needs events:read.",
+  description:
+    "The event with its full payload and sanitised headers, and where each additional target " +
+    "of its webhook stands with it (`targets`; their attempts are under /deliveries), and the " +
+    "chain it belongs to (`chain`: every step from the origin, not_reached where it stopped). The " +
+    "event's status is its primary target's. Needs events:read.",
   security: BEARER,
   middleware: [scopeGuard("events:read")] as const,
   request: { params: eventIdParams("id") },
   responses: {
-    200: { description: "The event", content: { "application/json": { schema: EventDetail } } },
+    200: {
+      description: "The event",
+      content: {
+        "application/json": {
+          schema: EventDetail.extend({
+            targets: z.array(TargetDeliverySummary),
+            chain: ChainView.nullable(),
+          }).openapi("EventWithTargets"),
+        },
+      },
+    },
     ...errorResponses(401, 403, 404),
   },
 });
@@ -31,6 +48,13 @@ export function registerGetEvent(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     const event = await loadVisibleEvent(services, c.get("actor"), id);
-    return c.json(toEventDetail(event), 200);
+    const [targets, chain] = await Promise.all([
+      listTargetDeliveriesOfEvent(services.db.db, id),
+      chainViewOf(services, event),
+    ]);
+    return c.json(
+      { ...toEventDetail(event), targets: targets.map(toTargetDeliverySummary), chain },
+      200,
+    );
   });
 }

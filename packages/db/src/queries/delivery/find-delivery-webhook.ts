@@ -28,6 +28,7 @@ const deliveryColumns = {
   chaosFailureRate: webhooks.chaosFailureRate,
   chaosLatencyMs: webhooks.chaosLatencyMs,
   responseMode: webhooks.responseMode,
+  chainWebhookIds: webhooks.chainWebhookIds,
   acceptsInternalCalls: webhooks.acceptsInternalCalls,
 };
 
@@ -61,6 +62,8 @@ export interface DeliveryWebhook {
   circuitBreakerCooldownSeconds: number;
   circuitState: string;
   priority: number;
+  /** The webhooks a delivered event of this one continues to, in order (docs/decisions.md, "Chains"). */
+  chainWebhookIds: string[];
   fallbackUrl: string | null;
   chaosEnabled: boolean;
   chaosFailureRate: number;

@@ -5,4 +5,5 @@ export * from "./list-webhooks.js";
 export * from "./rotate-webhook-secrets.js";
 export * from "./seal-webhook-secrets.js";
 export * from "./update-webhook.js";
+export * from "./webhook-job-refs.js";
 export * from "./webhook-rows.js";

@@ -1,0 +1,42 @@
+import { createRoute } from "@hono/zod-openapi";
+import { deleteAdditionalTarget } from "@hookflow/db";
+import type { ApiApp } from "../../http/api-app.js";
+import type { ApiServices } from "../../services.js";
+import { publishTargetChanged } from "./publish-target-changed.js";
+import {
+  BEARER,
+  errorResponses,
+  loadVisibleTarget,
+  scopeGuard,
+  TARGETS_TAG,
+  TargetIdParams,
+  targetGone,
+} from "./target-route-kit.js";
+
+const route = createRoute({
+  operationId: "deleteAdditionalTarget",
+  method: "delete",
+  path: "/api/additional-targets/{id}",
+  tags: [TARGETS_TAG],
+  summary: "Delete an additional target",
+  description:
+    "Deletes the target and its links to webhooks; deliveries to it still queued end without " +
+    "a request. Its recorded attempts stay with their events. Needs webhooks:write.",
+  security: BEARER,
+  middleware: [scopeGuard("webhooks:write")] as const,
+  request: { params: TargetIdParams },
+  responses: {
+    204: { description: "Deleted" },
+    ...errorResponses(401, 403, 404),
+  },
+});
+
+export function registerDeleteTarget(app: ApiApp, services: ApiServices): void {
+  app.openapi(route, async (c) => {
+    const { id } = c.req.valid("param");
+    await loadVisibleTarget(services, c.get("actor"), id);
+    if (!(await deleteAdditionalTarget(services.db.db, id))) throw targetGone();
+    await publishTargetChanged(services, id);
+    return c.body(null, 204);
+  });
+}

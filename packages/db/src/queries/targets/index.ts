@@ -1,0 +1,2 @@
+export * from "./target-deliveries.js";
+export * from "./target-records.js";
