@@ -10,6 +10,7 @@ import { isPublicPath } from "./http/public-paths.js";
 import { hasRoute } from "./http/route-gate.js";
 import { registerApprovalRoutes } from "./routes/approvals/register-approval-routes.js";
 import { registerIdentityRoutes } from "./routes/auth/index.js";
+import { registerCredentialRoutes } from "./routes/credentials/credential-routes.js";
 import { registerCanvasSnapshotRoutes } from "./routes/canvas-snapshots/register-canvas-snapshot-routes.js";
 import { registerDocsRoutes } from "./routes/docs/register-docs-routes.js";
 import { registerEventRoutes } from "./routes/events/index.js";
@@ -63,6 +64,7 @@ export function createApiApp(services: ApiServices): ApiApp {
   registerNodeRoutes(app, services);
   registerApprovalRoutes(app, services);
   registerCanvasSnapshotRoutes(app, services);
+  registerCredentialRoutes(app, services);
   registerDocsRoutes(app, services);
   return app;
 }

@@ -10,6 +10,8 @@ export const ID_PREFIXES = {
   event: "evt",
   attempt: "att",
   canvasSnapshot: "cvs",
+  credential: "cred",
+  actionRun: "actr",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -1,4 +1,5 @@
 export * from "./auth-lookups.js";
+export * from "./credentials/index.js";
 export * from "./canvas/index.js";
 export * from "./delivery/index.js";
 export * from "./events/index.js";

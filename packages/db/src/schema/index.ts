@@ -1,3 +1,4 @@
+export * from "./credentials.js";
 export * from "./event-steps.js";
 export * from "./events.js";
 export * from "./identity.js";
