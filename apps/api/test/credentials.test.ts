@@ -10,10 +10,18 @@ const SECRETS = {
     clientSecret: "secret-client-secret",
     expiresAt: "2026-11-26T12:00:00Z",
   },
-  smtp: { host: "smtp.example.com", port: 465, secure: true, username: "mailer", password: "secret-smtp-password" },
+  smtp: {
+    host: "smtp.example.com",
+    port: 465,
+    secure: true,
+    username: "mailer",
+    password: "secret-smtp-password",
+  },
   bearer: { token: "secret-bearer-token" },
   basic: { username: "alice", password: "secret-basic-password" },
-  mongodb: { connectionUri: "mongodb://app:secret-mongo-password@db.example.com:27017/shop?authSource=admin" },
+  mongodb: {
+    connectionUri: "mongodb://app:secret-mongo-password@db.example.com:27017/shop?authSource=admin",
+  },
 } as const;
 
 const PREVIEWS = {
@@ -59,7 +67,10 @@ describe("credentials", () => {
         created,
         await api.call("GET", `/api/credentials/${id}`, { token: alice.token }),
         await api.call("GET", "/api/credentials", { token: alice.token }),
-        await api.call("PATCH", `/api/credentials/${id}`, { token: alice.token, body: { name: "renamed" } }),
+        await api.call("PATCH", `/api/credentials/${id}`, {
+          token: alice.token,
+          body: { name: "renamed" },
+        }),
       ];
       for (const read of reads) {
         expect(read.status).toBeLessThan(300);
@@ -99,9 +110,21 @@ describe("credentials", () => {
   it.each([
     ["an unknown type", { type: "ftp", data: {} }, /^type: /],
     ["a bearer without token", { type: "bearer", data: {} }, /^data\.token: /],
-    ["a mongodb URI of another scheme", { type: "mongodb", data: { connectionUri: "http://x" } }, /^data\.connectionUri: /],
-    ["a basic user with a colon", { type: "basic", data: { username: "a:b", password: "p" } }, /^data\.username: /],
-    ["google_oauth without accessToken", { type: "google_oauth", data: {} }, /^data\.accessToken: /],
+    [
+      "a mongodb URI of another scheme",
+      { type: "mongodb", data: { connectionUri: "http://x" } },
+      /^data\.connectionUri: /,
+    ],
+    [
+      "a basic user with a colon",
+      { type: "basic", data: { username: "a:b", password: "p" } },
+      /^data\.username: /,
+    ],
+    [
+      "google_oauth without accessToken",
+      { type: "google_oauth", data: {} },
+      /^data\.accessToken: /,
+    ],
     ["data that is not an object", { type: "bearer", data: "token" }, /^data: /],
   ])("refuses %s with 400 naming the field", async (_label, body, message) => {
     const alice = await user();
@@ -130,13 +153,22 @@ describe("credentials", () => {
       token: alice.token,
       body: { name: "a", type: "bearer", data: SECRETS.bearer },
     });
-    for (const [method, extra] of [["GET", {}], ["PATCH", { body: { name: "x" } }], ["DELETE", {}]] as const) {
-      const res = await api.call(method, `/api/credentials/${body.id}`, { token: mallory.token, ...extra });
+    for (const [method, extra] of [
+      ["GET", {}],
+      ["PATCH", { body: { name: "x" } }],
+      ["DELETE", {}],
+    ] as const) {
+      const res = await api.call(method, `/api/credentials/${body.id}`, {
+        token: mallory.token,
+        ...extra,
+      });
       expect(res.status).toBe(403);
     }
     const list = await api.call("GET", "/api/credentials", { token: mallory.token });
     expect(list.body).toEqual([]);
-    expect((await api.call("GET", "/api/credentials/cred_unknown", { token: alice.token })).status).toBe(404);
+    expect(
+      (await api.call("GET", "/api/credentials/cred_unknown", { token: alice.token })).status,
+    ).toBe(404);
     expect((await api.call("GET", "/api/credentials")).status).toBe(401);
 
     const org = await createOrganizationWith(api.database.db, [
@@ -149,16 +181,22 @@ describe("credentials", () => {
       body: { name: "shared", type: "bearer", data: SECRETS.bearer },
     });
     expect(orgCred.body.organizationId).toBe(org);
-    const seen = await api.call("GET", `/api/credentials/${orgCred.body.id}`, { token: mallory.token });
+    const seen = await api.call("GET", `/api/credentials/${orgCred.body.id}`, {
+      token: mallory.token,
+    });
     expect(seen.status).toBe(200);
   });
 
   it("needs canvas:read to read and canvas:write to write", async () => {
     const alice = await user();
-    const reader = await createApiKeyFor(api.database.db, alice.userId, { scopes: ["canvas:read"] });
+    const reader = await createApiKeyFor(api.database.db, alice.userId, {
+      scopes: ["canvas:read"],
+    });
     const none = await createApiKeyFor(api.database.db, alice.userId, { scopes: ["events:read"] });
     const body = { name: "k", type: "bearer", data: SECRETS.bearer };
-    expect((await api.call("POST", "/api/credentials", { token: reader.key, body })).status).toBe(403);
+    expect((await api.call("POST", "/api/credentials", { token: reader.key, body })).status).toBe(
+      403,
+    );
     expect((await api.call("GET", "/api/credentials", { token: reader.key })).status).toBe(200);
     expect((await api.call("GET", "/api/credentials", { token: none.key })).status).toBe(403);
   });
@@ -169,7 +207,11 @@ describe("credentials", () => {
       token: alice.token,
       body: { name: "a", type: "bearer", data: SECRETS.bearer },
     });
-    expect((await api.call("DELETE", `/api/credentials/${body.id}`, { token: alice.token })).status).toBe(204);
-    expect((await api.call("GET", `/api/credentials/${body.id}`, { token: alice.token })).status).toBe(404);
+    expect(
+      (await api.call("DELETE", `/api/credentials/${body.id}`, { token: alice.token })).status,
+    ).toBe(204);
+    expect(
+      (await api.call("GET", `/api/credentials/${body.id}`, { token: alice.token })).status,
+    ).toBe(404);
   });
 });

@@ -1,8 +1,8 @@
 import { loadConfig } from "@hookflow/config";
 import { findActiveApiKey, findUserByEmail } from "@hookflow/db";
 import {
-  credentialSealContext,
   createKeyRing,
+  credentialSealContext,
   hashToken,
   openWebhookSecrets,
   sealedKeyId,
@@ -251,7 +251,8 @@ describe("hookflow admin commands", () => {
         credentialsChangedMeanwhile: 0,
         credentialsNotOpened: [],
       });
-      const [credential] = await database.sql`select data from credentials where id = 'cred_rotate_1'`;
+      const [credential] =
+        await database.sql`select data from credentials where id = 'cred_rotate_1'`;
       expect(sealedKeyId(credential?.data)).toBe(newRing.currentKeyId);
       expect(credential?.data).not.toMatch(/old-key/);
       expect(newRing.open(credential?.data, credentialSealContext("cred_rotate_1"))).toBe(

@@ -21,6 +21,7 @@ import {
   type WebhookFeedPublisher,
 } from "@hookflow/queue";
 import { Redis } from "ioredis";
+import { type ActionServices, buildActionServices } from "./actions/action-services.js";
 import { type ChangeFeed, createChangeFeed } from "./cache/change-feed.js";
 import { type CircuitBreakerStore, createCircuitBreakerStore } from "./delivery/circuit-store.js";
 import { createDeliveryBatches, type DeliveryBatches } from "./delivery/delivery-batches.js";
@@ -63,6 +64,8 @@ export interface WorkerServices {
   webhookFeed: WebhookFeedPublisher;
   /** The node graph: graph cache, transform runner, merge and rate-limiter ports, approval mail. */
   pipeline: PipelineServices;
+  /** Post-delivery actions: their run queue and the executors' ports. */
+  actions: ActionServices;
   now: () => Date;
   close: () => Promise<void>;
 }
@@ -162,9 +165,19 @@ export function buildWorkerServices(options: BuildWorkerServicesOptions): Worker
     feed: changes,
     now,
   });
+  const keyRing = createKeyRing(config.encryptionKeys);
+  const actions = buildActionServices({
+    config,
+    db,
+    keyRing,
+    bullConnection,
+    bullPrefix: keys.bullPrefix,
+    http,
+    transform: pipeline.transform,
+  });
   const webhooks = createWebhookCache({
     db: db.db,
-    keyRing: createKeyRing(config.encryptionKeys),
+    keyRing,
     feed: changes,
     channel: keys.webhookChangedChannel,
     logger,
@@ -193,9 +206,11 @@ export function buildWorkerServices(options: BuildWorkerServicesOptions): Worker
     steps,
     webhookFeed,
     pipeline,
+    actions,
     now,
     close: async () => {
       await changes.close();
+      await actions.close();
       await pipeline.close();
       await closeDeliveryQueues(queues);
       await http.close();

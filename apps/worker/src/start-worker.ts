@@ -1,3 +1,4 @@
+import { startActionWorker } from "./actions/action-worker.js";
 import { startLaneWorkers } from "./lanes/lane-workers.js";
 import type { WorkerServices } from "./services.js";
 import { createRedisLease } from "./sweeper/redis-lease.js";
@@ -24,7 +25,8 @@ export async function startWorker(services: WorkerServices): Promise<RunningWork
     }
   }
   const lanes = startLaneWorkers(services);
-  await Promise.all([...lanes.workers.values()].map((worker) => worker.waitUntilReady()));
+  const actions = startActionWorker(services);
+  await Promise.all([...lanes.workers.values(), actions].map((worker) => worker.waitUntilReady()));
   const sweeper = startSweeper({
     db: services.db.db,
     queues: services.queues,
@@ -48,6 +50,7 @@ export async function startWorker(services: WorkerServices): Promise<RunningWork
       closing ??= (async () => {
         await sweeper.stop();
         await lanes.close();
+        await actions.close();
       })();
       return closing;
     },

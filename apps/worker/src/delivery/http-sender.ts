@@ -22,7 +22,9 @@ export interface HttpSender {
   send: (input: {
     url: string;
     headers: Record<string, string>;
-    body: string;
+    body?: string;
+    /** POST unless given (post-delivery HTTP actions choose theirs). */
+    method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   }) => Promise<SendResult>;
   close: () => Promise<void>;
 }
@@ -73,7 +75,7 @@ export function createHttpSender(options: {
     },
   });
 
-  const send: HttpSender["send"] = async ({ url, headers, body }) => {
+  const send: HttpSender["send"] = async ({ url, headers, body, method }) => {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     const fail = (error: unknown): SendResult => {
@@ -98,9 +100,9 @@ export function createHttpSender(options: {
     }
     try {
       const response = await request(url, {
-        method: "POST",
+        method: method ?? "POST",
         headers,
-        body,
+        body: body === "" && (method === "GET" || method === "DELETE") ? undefined : body,
         dispatcher: agent,
         signal: AbortSignal.timeout(timeoutMs),
       });

@@ -15,7 +15,8 @@ export interface DeliveryRun {
 
 export type LoadedDelivery =
   | { kind: "gone" }
-  | { kind: "settled"; status: string }
+  /** Settled already; `graph` lists its actions, fired again in case a crash lost them. */
+  | { kind: "settled"; status: string; graph: WebhookGraph }
   | { kind: "inactive" }
   | {
       kind: "ready";
@@ -42,7 +43,7 @@ export async function loadDelivery(
   ]);
   if (!webhook || !event) return { kind: "gone" };
   if (event.status !== "pending" && event.status !== "retrying") {
-    return { kind: "settled", status: event.status };
+    return { kind: "settled", status: event.status, graph };
   }
   if (!webhook.isActive) return { kind: "inactive" };
   const fresh = event.status === "pending";

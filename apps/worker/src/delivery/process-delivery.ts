@@ -2,6 +2,8 @@ import { randomBytes } from "node:crypto";
 import { setWebhookCircuitState } from "@hookflow/db";
 import { type CircuitConfig, cooldownMs } from "@hookflow/domain";
 import type { DeliverJobData } from "@hookflow/queue";
+import { fireDeliveryActions } from "../actions/fire-actions.js";
+import { refireSettledActions } from "../actions/refire-settled-actions.js";
 import { processResume } from "../pipeline/process-resume.js";
 import type { PendingPipeline } from "../pipeline/run-fresh-pipeline.js";
 import type { WorkerServices } from "../services.js";
@@ -39,6 +41,7 @@ export async function processDelivery(
     case "gone":
       return { kind: "done", outcome: "gone" };
     case "settled":
+      await refireSettledActions(services, data, loaded);
       return { kind: "done", outcome: "settled" };
     case "inactive":
       // Stays pending; the sweeper enqueues it again once the webhook is active.
@@ -97,6 +100,12 @@ async function deliver(
       event: { status: "delivered", nextAttemptAt: null, deliveredAt: now, lastError: null },
       ...withPipeline(),
       now,
+    });
+    await fireDeliveryActions(services, {
+      eventId: event.id,
+      webhookId: webhook.id,
+      outcome: "delivered",
+      actions: loaded.graph.actions,
     });
     reportSettledWithoutAttempt(services, { eventId: event.id, deliveryStatus: "delivered" });
     return { kind: "done", outcome: "delivered" };
@@ -174,5 +183,6 @@ async function deliver(
     performed,
     breaker,
     pipeline: pending?.take(),
+    actions: loaded.graph.actions,
   });
 }

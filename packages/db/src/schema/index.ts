@@ -1,3 +1,4 @@
+export * from "./action-runs.js";
 export * from "./credentials.js";
 export * from "./event-steps.js";
 export * from "./events.js";

@@ -35,7 +35,11 @@ export const BearerData = z.object({ token: secret() });
 export type BearerData = z.infer<typeof BearerData>;
 
 export const BasicData = z.object({
-  username: z.string().min(1).max(320).regex(/^[^:]*$/, "must not contain a colon"),
+  username: z
+    .string()
+    .min(1)
+    .max(320)
+    .regex(/^[^:]*$/, "must not contain a colon"),
   password: secret(1024),
 });
 export type BasicData = z.infer<typeof BasicData>;

@@ -17,6 +17,12 @@ export const NODE_TYPES = [
   "approval",
   "rateLimiter",
   "scheduledWorkflow",
+  "httpAction",
+  "emailAction",
+  "notificationAction",
+  "sheetsAction",
+  "gmailAction",
+  "mongoAction",
 ] as const;
 export type NodeType = (typeof NODE_TYPES)[number];
 
@@ -48,6 +54,18 @@ const ALIASES: Record<string, NodeType> = {
   ratelimiternodes: "rateLimiter",
   scheduledworkflow: "scheduledWorkflow",
   scheduledworkflows: "scheduledWorkflow",
+  httpaction: "httpAction",
+  httpactions: "httpAction",
+  emailaction: "emailAction",
+  emailactions: "emailAction",
+  notificationaction: "notificationAction",
+  notificationactions: "notificationAction",
+  sheetsaction: "sheetsAction",
+  sheetsactions: "sheetsAction",
+  gmailaction: "gmailAction",
+  gmailactions: "gmailAction",
+  mongoaction: "mongoAction",
+  mongoactions: "mongoAction",
 };
 
 /** `"filter-node"`, `"filterNode"`, `"filter-nodes"` -> `"filter"`; unknown -> undefined. */

@@ -1,7 +1,13 @@
 import { describeZodError, ValidationError } from "@hookflow/domain";
 import { z } from "zod";
 import { type InputNode, InputNodes, NodeName } from "./common.js";
-import { FAMILIES, type FamilyConfig, type FamilyKey } from "./registry.js";
+import {
+  FAMILIES,
+  type FamilyConfig,
+  type FamilyKey,
+  familyOfNodeType,
+  isActionFamily,
+} from "./registry.js";
 
 export interface NodeInput<F extends FamilyKey = FamilyKey> {
   name: string;
@@ -31,6 +37,24 @@ function pick(body: Record<string, unknown>, keys: string[]): Record<string, unk
   return out;
 }
 
+/**
+ * Link rules of inputNodes: an action needs at least one input (a webhook or a node of its
+ * graph), and no node takes an action as its input (actions feed nothing).
+ */
+function checkInputs(key: FamilyKey, inputNodes: readonly InputNode[]): void {
+  if (isActionFamily(key) && inputNodes.length === 0) {
+    throw new ValidationError("inputNodes: an action needs at least one input (a webhook or node)");
+  }
+  inputNodes.forEach((input, i) => {
+    const family = familyOfNodeType(input.nodeType);
+    if (family && isActionFamily(family)) {
+      throw new ValidationError(
+        `inputNodes.${i}.nodeType: an action cannot be the input of a node`,
+      );
+    }
+  });
+}
+
 /** A create body: `name` required, defaults applied, every field validated (400 naming it). */
 export function parseCreateNode<F extends FamilyKey>(key: F, body: unknown): NodeInput<F> {
   if (!isObject(body)) throw new ValidationError("Request body must be a JSON object");
@@ -42,6 +66,7 @@ export function parseCreateNode<F extends FamilyKey>(key: F, body: unknown): Nod
     ...pick(body, configKeys(key)),
   });
   if (!config.success) fail(config.error);
+  checkInputs(key, common.data.inputNodes);
   return {
     name: common.data.name,
     inputNodes: common.data.inputNodes,
@@ -66,9 +91,11 @@ export function parseUpdateNode<F extends FamilyKey>(
     ...pick(body, configKeys(key)),
   });
   if (!config.success) fail(config.error);
+  const inputNodes = common.data.inputNodes ?? existing.inputNodes;
+  checkInputs(key, inputNodes);
   return {
     name: common.data.name ?? existing.name,
-    inputNodes: common.data.inputNodes ?? existing.inputNodes,
+    inputNodes,
     config: config.data as FamilyConfig<F>,
   };
 }

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { HttpActionConfig, NotificationActionConfig } from "./action-definitions.js";
 import type { InputNode, NodeType } from "./common.js";
 import {
   ApprovalNodeConfig,
@@ -25,10 +26,21 @@ interface FamilyDefinition<T extends z.ZodObject> {
   config: T;
   /** Values for the config fields a create may omit. */
   defaults: Partial<z.infer<T>>;
+  /**
+   * `action`: a post-delivery action, fired after its event's delivery settles (never a node of
+   * the graph an event passes through). Absent: a processing node.
+   */
+  role?: "action";
 }
 
 function family<T extends z.ZodObject>(definition: FamilyDefinition<T>): FamilyDefinition<T> {
   return definition;
+}
+
+function action<T extends z.ZodObject>(
+  definition: Omit<FamilyDefinition<T>, "role">,
+): FamilyDefinition<T> & { role: "action" } {
+  return { ...definition, role: "action" };
 }
 
 export const FAMILIES = {
@@ -94,11 +106,52 @@ export const FAMILIES = {
       isActive: true,
     },
   }),
+  httpAction: action({
+    nodeType: "httpAction",
+    path: "http-actions",
+    idPrefix: "hta",
+    config: HttpActionConfig,
+    defaults: { method: "POST", headers: {}, triggerOn: "success", isActive: true },
+  }),
+  notificationAction: action({
+    nodeType: "notificationAction",
+    path: "notification-actions",
+    idPrefix: "nta",
+    config: NotificationActionConfig,
+    defaults: { templatePreset: "default", triggerOn: "success", isActive: true },
+  }),
 } as const;
 
 export type FamilyKey = keyof typeof FAMILIES;
 export const FAMILY_KEYS = Object.keys(FAMILIES) as FamilyKey[];
 export type FamilyConfig<F extends FamilyKey> = z.infer<(typeof FAMILIES)[F]["config"]>;
+
+type ActionKeyOf<K extends FamilyKey> = K extends FamilyKey
+  ? (typeof FAMILIES)[K] extends { role: "action" }
+    ? K
+    : never
+  : never;
+/** Post-delivery action families (http-actions, email-actions, ...). */
+export type ActionFamilyKey = ActionKeyOf<FamilyKey>;
+/** Families of nodes an event passes through in its graph. */
+export type ProcessingFamilyKey = Exclude<FamilyKey, ActionFamilyKey>;
+
+export function isActionFamily(key: string): key is ActionFamilyKey {
+  return (
+    Object.hasOwn(FAMILIES, key) &&
+    (FAMILIES[key as FamilyKey] as { role?: string }).role === "action"
+  );
+}
+export const ACTION_FAMILY_KEYS = FAMILY_KEYS.filter(isActionFamily);
+
+/** Every credential a config names (`credentialId`), with the field naming it. */
+export function credentialReferencesOf<F extends FamilyKey>(
+  _key: F,
+  config: FamilyConfig<F>,
+): Array<{ field: string; credentialId: string }> {
+  const credentialId = (config as { credentialId?: unknown }).credentialId;
+  return typeof credentialId === "string" ? [{ field: "credentialId", credentialId }] : [];
+}
 
 /** The family whose canonical node type is `type` (webhook and scheduledWorkflow have none). */
 export function familyOfNodeType(type: NodeType): FamilyKey | undefined {

@@ -45,12 +45,17 @@ export function registerCredentialRoutes(app: ApiApp, services: ApiServices): vo
     path: "/api/credentials",
     tags: [TAG],
     summary: "List credentials",
-    description: "The acting context's credentials, newest first, without their data. Needs canvas:read.",
+    description:
+      "The acting context's credentials, newest first, without their data. Needs canvas:read.",
     security: BEARER,
     middleware: [scopeGuard("canvas:read")] as const,
     request: { query: PageQuery },
     responses: {
-      200: { description: "One page", headers: TotalCountHeader, ...json(z.array(CredentialResponse)) },
+      200: {
+        description: "One page",
+        headers: TotalCountHeader,
+        ...json(z.array(CredentialResponse)),
+      },
       ...credentialErrors(400, 401, 403),
     },
   });
@@ -62,7 +67,10 @@ export function registerCredentialRoutes(app: ApiApp, services: ApiServices): vo
       limit,
     });
     c.header("X-Total-Count", String(total));
-    return c.json(rows.map((row) => toCredentialResponse(keyRing, row)), 200);
+    return c.json(
+      rows.map((row) => toCredentialResponse(keyRing, row)),
+      200,
+    );
   });
 
   const create = createRoute({
@@ -80,7 +88,10 @@ export function registerCredentialRoutes(app: ApiApp, services: ApiServices): vo
     request: {
       body: { content: { "application/json": { schema: CreateCredentialInput } }, required: true },
     },
-    responses: { 201: { description: "The credential", ...json(CredentialResponse) }, ...credentialErrors(400, 401, 403) },
+    responses: {
+      201: { description: "The credential", ...json(CredentialResponse) },
+      ...credentialErrors(400, 401, 403),
+    },
   });
   app.openapi(create, async (c) => {
     const body = c.req.valid("json");
@@ -109,7 +120,10 @@ export function registerCredentialRoutes(app: ApiApp, services: ApiServices): vo
     security: BEARER,
     middleware: [scopeGuard("canvas:read")] as const,
     request: { params: ID },
-    responses: { 200: { description: "The credential", ...json(CredentialResponse) }, ...credentialErrors(401, 403, 404) },
+    responses: {
+      200: { description: "The credential", ...json(CredentialResponse) },
+      ...credentialErrors(401, 403, 404),
+    },
   });
   app.openapi(get, async (c) => {
     const row = await loadVisible(services, c.get("actor"), c.req.valid("param").id);
@@ -137,7 +151,10 @@ function registerUpdateCredential(app: ApiApp, services: ApiServices): void {
       params: ID,
       body: { content: { "application/json": { schema: UpdateCredentialInput } }, required: true },
     },
-    responses: { 200: { description: "The credential", ...json(CredentialResponse) }, ...credentialErrors(400, 401, 403, 404) },
+    responses: {
+      200: { description: "The credential", ...json(CredentialResponse) },
+      ...credentialErrors(400, 401, 403, 404),
+    },
   });
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
@@ -150,7 +167,10 @@ function registerUpdateCredential(app: ApiApp, services: ApiServices): void {
       patch.data = sealCredentialData(keyRing, id, parseCredentialData(row.type, body.data));
     }
     const updated = await updateCredential(services.db.db, id, patch);
-    return c.json(toCredentialResponse(keyRing, assertVisible(c.get("actor"), updated, "Credential")), 200);
+    return c.json(
+      toCredentialResponse(keyRing, assertVisible(c.get("actor"), updated, "Credential")),
+      200,
+    );
   });
 }
 
@@ -173,7 +193,9 @@ function registerDeleteCredential(app: ApiApp, services: ApiServices): void {
     const users = await findNodesUsingCredential(services.db.db, id);
     const [first] = users;
     if (first) {
-      throw new ConflictError(`Credential is used by ${first.family} node ${first.id}; change or delete it first`);
+      throw new ConflictError(
+        `Credential is used by ${first.family} node ${first.id}; change or delete it first`,
+      );
     }
     await deleteCredential(services.db.db, id);
     return c.body(null, 204);

@@ -36,12 +36,15 @@ export const CredentialResponse = z
     _id: z.string(),
     name: z.string(),
     type: z.enum(CREDENTIAL_TYPES),
-    preview: z.record(z.string(), z.unknown()).nullable().openapi({
-      description:
-        "The non-secret part of the data: google_oauth {expiresAt, hasRefreshToken, scope}, " +
-        "smtp {host, port, secure, username}, basic {username}, mongodb {connectionUri without " +
-        "password or options}, bearer {}. null when the stored value cannot be opened.",
-    }),
+    preview: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .openapi({
+        description:
+          "The non-secret part of the data: google_oauth {expiresAt, hasRefreshToken, scope}, " +
+          "smtp {host, port, secure, username}, basic {username}, mongodb {connectionUri without " +
+          "password or options}, bearer {}. null when the stored value cannot be opened.",
+      }),
     ownerId: z.string(),
     organizationId: z.string().nullable(),
     createdAt: z.string(),

@@ -11,6 +11,7 @@ import {
 import { ownershipOf } from "../../auth/access.js";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
+import { checkCredentialReferences } from "./check-credential-references.js";
 import { checkForwardLimits } from "./check-forward-limits.js";
 import { checkMailRecipients } from "./check-mail-recipients.js";
 import { checkNodeCycle } from "./check-node-cycle.js";
@@ -68,6 +69,7 @@ export function registerCreateNode(app: ApiApp, services: ApiServices, key: Fami
     const refs = referencesOf(key, input);
     const row = await withGraphWriteLock(services.db.db, ownerScopeOf(node), async (tx) => {
       await checkNodeReferences(tx, actor, node, refs);
+      await checkCredentialReferences(tx, actor, node, input.config);
       await checkNodeCycle(tx, node);
       if (refs.length > 0) await checkForwardLimits(tx, node, forwardLimitsOf(services));
       return insertPipelineNode(tx, { ...node, config: input.config });

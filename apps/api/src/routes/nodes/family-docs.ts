@@ -65,13 +65,17 @@ export function createBodySchema(key: FamilyKey) {
     .openapi(`Create${familyDocs(key).component}Input`);
 }
 
+function optionalShape(shape: Record<string, z.ZodType>): Record<string, z.ZodType> {
+  return Object.fromEntries(Object.entries(shape).map(([name, field]) => [name, field.optional()]));
+}
+
 /** The PATCH body: every field optional; only those given change. */
 export function patchBodySchema(key: FamilyKey) {
   return z
     .object({
       name: NodeName.optional(),
       inputNodes: InputNodes.optional(),
-      ...FAMILIES[key].config.partial().shape,
+      ...optionalShape(FAMILIES[key].config.shape as Record<string, z.ZodType>),
     })
     .openapi(`Update${familyDocs(key).component}Input`);
 }

@@ -10,6 +10,7 @@ import {
 } from "@hookflow/pipeline";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
+import { checkCredentialReferences } from "./check-credential-references.js";
 import { checkForwardLimits } from "./check-forward-limits.js";
 import { checkMailRecipients } from "./check-mail-recipients.js";
 import { checkNodeCycle } from "./check-node-cycle.js";
@@ -74,6 +75,7 @@ export function registerUpdateNode(app: ApiApp, services: ApiServices, key: Fami
       );
       const now = services.now();
       const next: PipelineNode = { ...current, ...input, updatedAt: now };
+      await checkCredentialReferences(tx, actor, next, input.config);
       if (added.length > 0) {
         await checkNodeReferences(tx, actor, current, added);
         await checkNodeCycle(tx, next);

@@ -7,7 +7,10 @@ import type { DbExecutor } from "../pipeline-nodes/node-rows.js";
 export type { CredentialRow };
 export type NewCredentialRow = typeof credentials.$inferInsert;
 
-export async function insertCredential(db: Database, row: NewCredentialRow): Promise<CredentialRow> {
+export async function insertCredential(
+  db: Database,
+  row: NewCredentialRow,
+): Promise<CredentialRow> {
   const [inserted] = await db.insert(credentials).values(row).returning();
   if (!inserted) throw new Error("credential insert returned no row");
   return inserted;

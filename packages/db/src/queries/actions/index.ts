@@ -1,0 +1,2 @@
+export * from "./action-context.js";
+export * from "./action-runs.js";
