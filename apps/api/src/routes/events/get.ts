@@ -1,6 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
+import { listActionRuns } from "@hookflow/db";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
+import { toActionRun } from "./action-runs-body.js";
 import { EventDetail, toEventDetail } from "./event-body.js";
 import {
   BEARER,
@@ -17,7 +19,9 @@ const route = createRoute({
   path: "/api/events/{id}",
   tags: [EVENTS_TAG],
   summary: "Get an event",
-  description: "The event with its full payload and sanitised headers. Needs events:read.",
+  description:
+    "The event with its full payload, sanitised headers and the runs of the post-delivery " +
+    "actions it fired. Needs events:read.",
   security: BEARER,
   middleware: [scopeGuard("events:read")] as const,
   request: { params: eventIdParams("id") },
@@ -31,6 +35,7 @@ export function registerGetEvent(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     const event = await loadVisibleEvent(services, c.get("actor"), id);
-    return c.json(toEventDetail(event), 200);
+    const runs = await listActionRuns(services.db, id);
+    return c.json(toEventDetail(event, runs.map(toActionRun)), 200);
   });
 }

@@ -1,0 +1,210 @@
+import { createApiKeyFor, createOrganizationWith, createUserWithSession } from "./fixtures.js";
+import { type ApiHarness, startApi } from "./harness.js";
+import { insertWebhookRow } from "./nodes-fixtures.js";
+
+type User = Awaited<ReturnType<typeof createUserWithSession>>;
+
+describe("post-delivery action families", () => {
+  let api: ApiHarness;
+  let alice: User;
+  let mallory: User;
+  let hook: string;
+  beforeAll(async () => {
+    api = await startApi();
+    alice = await createUserWithSession(api.database.db);
+    mallory = await createUserWithSession(api.database.db);
+    hook = await insertWebhookRow(api.database.db, alice.userId);
+  });
+  afterAll(async () => {
+    await api.close();
+  });
+  const post = (path: string, body: unknown, token = alice.token) =>
+    api.call("POST", `/api/${path}`, { token, body });
+  const credential = async (type: string, data: unknown, token = alice.token) =>
+    (await post("credentials", { name: type, type, data }, token)).body.id as string;
+  const fromHook = () => [{ nodeType: "webhook", nodeId: hook }];
+
+  it("creates an HTTP action with its defaults and serves it at GET, PATCH, list and DELETE", async () => {
+    const created = await post("http-actions", {
+      name: "notify CRM",
+      url: "https://crm.example.com/orders/{{payload.id}}",
+      inputNodes: fromHook(),
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({
+      id: expect.stringMatching(/^hta_/),
+      name: "notify CRM",
+      method: "POST",
+      headers: {},
+      triggerOn: "success",
+      isActive: true,
+      organizationId: null,
+      inputNodes: fromHook(),
+    });
+    const id = created.body.id;
+    const patched = await api.call("PATCH", `/api/http-actions/${id}`, {
+      token: alice.token,
+      body: { triggerOn: "always", method: "DELETE" },
+    });
+    expect(patched.body).toMatchObject({
+      triggerOn: "always",
+      method: "DELETE",
+      name: "notify CRM",
+    });
+    const list = await api.call("GET", "/api/http-actions", { token: alice.token });
+    expect(list.body.map((a: { id: string }) => a.id)).toContain(id);
+    expect(
+      (await api.call("GET", `/api/http-actions/${id}`, { token: mallory.token })).status,
+    ).toBe(403);
+    expect(
+      (await api.call("DELETE", `/api/http-actions/${id}`, { token: alice.token })).status,
+    ).toBe(204);
+    expect((await api.call("GET", `/api/http-actions/${id}`, { token: alice.token })).status).toBe(
+      404,
+    );
+  });
+
+  it.each([
+    ["no inputNodes", "http-actions", { url: "https://a.example.com" }, /^inputNodes: /],
+    ["a templated host", "http-actions", { url: "https://{{payload.host}}/x" }, /^url: /],
+    ["a relative URL", "http-actions", { url: "/hook" }, /^url: /],
+    [
+      "an unknown method",
+      "http-actions",
+      { url: "https://a.example.com", method: "TRACE" },
+      /^method: /,
+    ],
+    [
+      "a header Hookflow sets",
+      "http-actions",
+      { url: "https://a.example.com", headers: { Host: "x" } },
+      /^headers/,
+    ],
+    [
+      "an unknown triggerOn",
+      "http-actions",
+      { url: "https://a.example.com", triggerOn: "sometimes" },
+      /^triggerOn: /,
+    ],
+    [
+      "an unknown platform",
+      "notification-actions",
+      { platform: "teams", webhookUrl: "https://hooks.slack.com/x" },
+      /^platform: /,
+    ],
+    [
+      "custom without a template",
+      "notification-actions",
+      { platform: "slack", webhookUrl: "https://hooks.slack.com/x", templatePreset: "custom" },
+      /^customTemplate: /,
+    ],
+    [
+      "a custom template that is not JSON",
+      "notification-actions",
+      {
+        platform: "slack",
+        webhookUrl: "https://hooks.slack.com/x",
+        templatePreset: "custom",
+        customTemplate: "{text",
+      },
+      /^customTemplate: /,
+    ],
+    [
+      "a webhookUrl that is not http(s)",
+      "notification-actions",
+      { platform: "discord", webhookUrl: "ftp://x" },
+      /^webhookUrl: /,
+    ],
+  ])("refuses %s with 400 naming the field", async (_label, path, body, message) => {
+    const inputNodes =
+      (body as { inputNodes?: unknown }).inputNodes ??
+      (_label === "no inputNodes" ? undefined : fromHook());
+    const res = await post(path, { name: "x", ...body, ...(inputNodes ? { inputNodes } : {}) });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(message);
+  });
+
+  it("refuses an action as the input of a node, and an action of another owner's webhook", async () => {
+    const action = await post("http-actions", {
+      name: "a",
+      url: "https://a.example.com",
+      inputNodes: fromHook(),
+    });
+    const filter = await post("filter-nodes", {
+      name: "f",
+      filters: [{ field: "a", operator: "exists" }],
+      inputNodes: [{ nodeType: "httpAction", nodeId: action.body.id }],
+    });
+    expect(filter.status).toBe(400);
+    expect(filter.body.message).toMatch(/^inputNodes\.0\.nodeType: an action cannot be the input/);
+    const foreign = await post(
+      "http-actions",
+      { name: "a", url: "https://a.example.com", inputNodes: fromHook() },
+      mallory.token,
+    );
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.message).toBe(`inputNodes.0.nodeId: Unknown webhook ${hook}`);
+  });
+
+  it("takes a bearer or basic credential of its own scope, and keeps the credential from being deleted", async () => {
+    const bearer = await credential("bearer", { token: "secret-token" });
+    const smtp = await credential("smtp", { host: "smtp.example.com" });
+    const others = await credential("bearer", { token: "t" }, mallory.token);
+    const base = { name: "auth", url: "https://a.example.com", inputNodes: fromHook() };
+    expect((await post("http-actions", { ...base, credentialId: "cred_nope" })).body.message).toBe(
+      "credentialId: Unknown credential cred_nope",
+    );
+    expect((await post("http-actions", { ...base, credentialId: others })).body.message).toBe(
+      `credentialId: Unknown credential ${others}`,
+    );
+    const wrongType = await post("http-actions", { ...base, credentialId: smtp });
+    expect(wrongType.status).toBe(400);
+    expect(wrongType.body.message).toMatch(/is of type smtp; this node needs bearer or basic/);
+    const ok = await post("http-actions", { ...base, credentialId: bearer });
+    expect(ok.status).toBe(201);
+    expect(JSON.stringify(ok.body)).not.toMatch(/secret-token/);
+    const del = await api.call("DELETE", `/api/credentials/${bearer}`, { token: alice.token });
+    expect(del.status).toBe(409);
+    expect(del.body.message).toMatch(ok.body.id);
+
+    const org = await createOrganizationWith(api.database.db, [
+      { userId: alice.userId, role: "owner" },
+    ]);
+    const orgHook = await insertWebhookRow(api.database.db, alice.userId, { organizationId: org });
+    const crossScope = await api.call("POST", "/api/http-actions", {
+      token: alice.token,
+      headers: { "x-organization-id": org },
+      body: {
+        ...base,
+        inputNodes: [{ nodeType: "webhook", nodeId: orgHook }],
+        credentialId: bearer,
+      },
+    });
+    expect(crossScope.status).toBe(400);
+    expect(crossScope.body.message).toMatch(/belongs to another organization or personal space/);
+  });
+
+  it("creates notification actions with the default preset", async () => {
+    const res = await post("notification-actions", {
+      name: "slack",
+      platform: "slack",
+      webhookUrl: "https://hooks.slack.com/services/T/B/X",
+      inputNodes: fromHook(),
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({
+      templatePreset: "default",
+      triggerOn: "success",
+      isActive: true,
+    });
+  });
+
+  it("needs canvas:write to create and answers 401 without a credential", async () => {
+    const reader = await createApiKeyFor(api.database.db, alice.userId, {
+      scopes: ["canvas:read"],
+    });
+    const body = { name: "a", url: "https://a.example.com", inputNodes: fromHook() };
+    expect((await post("http-actions", body, reader.key)).status).toBe(403);
+    expect((await api.call("POST", "/api/http-actions", { body })).status).toBe(401);
+  });
+});
