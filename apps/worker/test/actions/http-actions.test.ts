@@ -184,4 +184,16 @@ describe("post-delivery HTTP actions", () => {
     expect(await listActionRuns(h.services.db, event.id)).toHaveLength(1);
     expect(hook.requests).toHaveLength(2);
   });
+
+  it("fires the actions of an event found delivered without their jobs (a crash lost them)", async () => {
+    const webhook = await h.createWebhook({ targetUrl: target.url });
+    await createNode(h, "httpAction", { url: `${hook.url}/recovered` }, [fromWebhook(webhook.id)]);
+    const event = await h.createEvent(webhook, { enqueue: false });
+    await h.database.sql`update events set status = 'delivered' where id = ${event.id}`;
+    await h.enqueue(webhook, event.id, webhook.id);
+    const [run] = await waitForActionRuns(h, event.id, 1);
+    expect(run?.status).toBe("success");
+    expect(hook.requests.map((r) => r.path)).toEqual(["/recovered"]);
+    expect(target.requests).toHaveLength(0);
+  });
 });
