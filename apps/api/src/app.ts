@@ -8,6 +8,7 @@ import { bodyLimit, PUBLIC_BODY_LIMIT_BYTES } from "./http/body-limit.js";
 import { apiCors } from "./http/cors.js";
 import { isPublicPath } from "./http/public-paths.js";
 import { hasRoute } from "./http/route-gate.js";
+import { registerEmailActionOutbox } from "./routes/actions/email-outbox.js";
 import { registerApprovalRoutes } from "./routes/approvals/register-approval-routes.js";
 import { registerIdentityRoutes } from "./routes/auth/index.js";
 import { registerCanvasSnapshotRoutes } from "./routes/canvas-snapshots/register-canvas-snapshot-routes.js";
@@ -65,6 +66,7 @@ export function createApiApp(services: ApiServices): ApiApp {
   registerApprovalRoutes(app, services);
   registerCanvasSnapshotRoutes(app, services);
   registerCredentialRoutes(app, services);
+  registerEmailActionOutbox(app, services);
   registerDocsRoutes(app, services);
   return app;
 }

@@ -1,3 +1,4 @@
+import { recordMail } from "@hookflow/db";
 import { createApiKeyFor, createOrganizationWith, createUserWithSession } from "./fixtures.js";
 import { type ApiHarness, startApi } from "./harness.js";
 import { insertWebhookRow } from "./nodes-fixtures.js";
@@ -206,5 +207,79 @@ describe("post-delivery action families", () => {
     const body = { name: "a", url: "https://a.example.com", inputNodes: fromHook() };
     expect((await post("http-actions", body, reader.key)).status).toBe(403);
     expect((await api.call("POST", "/api/http-actions", { body })).status).toBe(401);
+  });
+
+  it("creates an email action and caps its literal recipients at MAIL_MAX_RECIPIENTS", async () => {
+    const ok = await post("email-actions", {
+      name: "mail",
+      to: "{{payload.email}}, ops@example.com",
+      subject: "Order {{payload.id}}",
+      body: "<p>{{payload.id}}</p>",
+      inputNodes: fromHook(),
+    });
+    expect(ok.status).toBe(201);
+    expect(ok.body).toMatchObject({
+      id: expect.stringMatching(/^ema_/),
+      triggerOn: "success",
+      isActive: true,
+    });
+    const many = Array.from({ length: 11 }, (_, i) => `u${i}@example.com`).join(",");
+    const tooMany = await post("email-actions", {
+      name: "m",
+      to: many,
+      subject: "s",
+      body: "b",
+      inputNodes: fromHook(),
+    });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.message).toMatch(/^to: at most 10 recipients/);
+    const noBody = await post("email-actions", {
+      name: "m",
+      to: "a@example.com",
+      subject: "s",
+      inputNodes: fromHook(),
+    });
+    expect(noBody.body.message).toMatch(/^body: /);
+  });
+
+  it("lists an email action's outbox to its owner only", async () => {
+    const action = await post("email-actions", {
+      name: "mail",
+      to: "a@example.com",
+      subject: "s",
+      body: "b",
+      inputNodes: fromHook(),
+    });
+    await recordMail(api.database.db, {
+      id: "mail_01TEST",
+      sourceType: "emailAction",
+      sourceId: action.body.id,
+      eventId: null,
+      to: ["a@example.com"],
+      subject: "Hello",
+      html: "<p>hi</p>",
+      text: "hi",
+      status: "outbox",
+      error: null,
+      createdAt: new Date(),
+      sentAt: null,
+    });
+    const path = `/api/email-actions/${action.body.id}/outbox`;
+    const mine = await api.call("GET", path, { token: alice.token });
+    expect(mine.status).toBe(200);
+    expect(mine.headers.get("x-total-count")).toBe("1");
+    expect(mine.body).toEqual([
+      expect.objectContaining({
+        id: "mail_01TEST",
+        subject: "Hello",
+        status: "outbox",
+        to: ["a@example.com"],
+      }),
+    ]);
+    expect((await api.call("GET", path, { token: mallory.token })).status).toBe(403);
+    expect(
+      (await api.call("GET", "/api/email-actions/ema_unknown/outbox", { token: alice.token }))
+        .status,
+    ).toBe(404);
   });
 });

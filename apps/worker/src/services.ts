@@ -174,6 +174,7 @@ export function buildWorkerServices(options: BuildWorkerServicesOptions): Worker
     bullPrefix: keys.bullPrefix,
     http,
     transform: pipeline.transform,
+    mailer: pipeline.mailer,
   });
   const webhooks = createWebhookCache({
     db: db.db,

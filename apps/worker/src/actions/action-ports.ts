@@ -7,6 +7,7 @@ import {
   type Sealed,
   sameOwnerScope,
 } from "@hookflow/domain";
+import type { Mailer } from "@hookflow/mail";
 import type { HttpSender } from "../delivery/http-sender.js";
 import type { TemplateRenderer } from "./render-templates.js";
 
@@ -18,6 +19,8 @@ export type OpenedCredential =
 export interface ActionPorts {
   http: HttpSender;
   render: TemplateRenderer;
+  /** The worker's mailer: SMTP_URL, else the local outbox; mail limits included. */
+  mailer: Mailer;
   /**
    * The credential the action names, opened, if it is of the action's own owner scope (a
    * credential is never used across organizations, whatever a stored node says).

@@ -1,6 +1,7 @@
 import type { HookflowConfig } from "@hookflow/config";
 import type { DbHandle } from "@hookflow/db";
 import type { KeyRing } from "@hookflow/domain";
+import type { Mailer } from "@hookflow/mail";
 import type { TransformPort } from "@hookflow/pipeline";
 import { type ActionJobData, createActionQueue } from "@hookflow/queue";
 import type { Queue } from "bullmq";
@@ -24,6 +25,7 @@ export function buildActionServices(options: {
   bullPrefix: string;
   http: HttpSender;
   transform: TransformPort;
+  mailer: Mailer;
 }): ActionServices {
   const { config } = options;
   const queue = createActionQueue({
@@ -38,6 +40,7 @@ export function buildActionServices(options: {
       maxChars: config.maxPayloadBytes,
     }),
     openCredential: createCredentialOpener(options.db, options.keyRing),
+    mailer: options.mailer,
   };
   return { queue, ports, close: () => queue.close() };
 }

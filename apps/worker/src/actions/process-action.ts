@@ -105,7 +105,7 @@ export async function processAction(
 
   const started = performance.now();
   let result: ActionResult;
-  if (claim.interrupted && action.family === ("emailAction" as ActionFamilyKey)) {
+  if (claim.interrupted && action.family === "emailAction") {
     result = {
       ok: false,
       error: "interrupted while sending; an email is never sent twice",

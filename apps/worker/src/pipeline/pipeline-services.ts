@@ -1,4 +1,5 @@
 import type { DbHandle } from "@hookflow/db";
+import type { Mailer } from "@hookflow/mail";
 import type { Logger } from "@hookflow/observability";
 import {
   type EnginePorts,
@@ -26,6 +27,8 @@ export interface PipelineServices {
   rateLimit: RateLimitPort;
   merge: MergePort;
   approvals: ApprovalNotifier;
+  /** The worker's one mailer (approval gates and email actions share its SMTP pool and limits). */
+  mailer: Mailer;
   delayScale: number;
   /** The engine's ports for one event's job: steps go live to its stream as they happen. */
   portsFor: (eventId: string) => EnginePorts;
@@ -47,6 +50,7 @@ export function createPipelineServices(options: {
   transform: TransformPort;
   patterns: PatternPort;
   approvals: ApprovalNotifier;
+  mailer: Mailer;
   delayScale: number;
   now: () => Date;
   closeTransform?: () => Promise<void>;
@@ -68,6 +72,7 @@ export function createPipelineServices(options: {
     rateLimit,
     merge,
     approvals: options.approvals,
+    mailer: options.mailer,
     delayScale,
     portsFor: (eventId) => ({
       transform: options.transform,

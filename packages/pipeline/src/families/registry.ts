@@ -1,5 +1,9 @@
 import type { z } from "zod";
-import { HttpActionConfig, NotificationActionConfig } from "./action-definitions.js";
+import {
+  EmailActionConfig,
+  HttpActionConfig,
+  NotificationActionConfig,
+} from "./action-definitions.js";
 import type { InputNode, NodeType } from "./common.js";
 import {
   ApprovalNodeConfig,
@@ -113,6 +117,13 @@ export const FAMILIES = {
     config: HttpActionConfig,
     defaults: { method: "POST", headers: {}, triggerOn: "success", isActive: true },
   }),
+  emailAction: action({
+    nodeType: "emailAction",
+    path: "email-actions",
+    idPrefix: "ema",
+    config: EmailActionConfig,
+    defaults: { triggerOn: "success", isActive: true },
+  }),
   notificationAction: action({
     nodeType: "notificationAction",
     path: "notification-actions",
@@ -222,6 +233,12 @@ export function mailRecipientsOf<F extends FamilyKey>(
     return [
       { field: "notifyEmails", addresses: (config as FamilyConfig<"approval">).notifyEmails },
     ];
+  }
+  if (key === "emailAction") {
+    // Each comma- or semicolon-separated part, a template or not, is one recipient at least.
+    const to = (config as FamilyConfig<"emailAction">).to;
+    const addresses = to.split(/[,;]/).map((part) => part.trim()).filter((part) => part !== "");
+    return [{ field: "to", addresses }];
   }
   return [];
 }
