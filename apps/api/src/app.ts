@@ -9,6 +9,7 @@ import { apiCors } from "./http/cors.js";
 import { isPublicPath } from "./http/public-paths.js";
 import { hasRoute } from "./http/route-gate.js";
 import { registerEmailActionOutbox } from "./routes/actions/email-outbox.js";
+import { registerGmailLabels } from "./routes/actions/gmail-labels.js";
 import { registerApprovalRoutes } from "./routes/approvals/register-approval-routes.js";
 import { registerIdentityRoutes } from "./routes/auth/index.js";
 import { registerCanvasSnapshotRoutes } from "./routes/canvas-snapshots/register-canvas-snapshot-routes.js";
@@ -67,6 +68,7 @@ export function createApiApp(services: ApiServices): ApiApp {
   registerCanvasSnapshotRoutes(app, services);
   registerCredentialRoutes(app, services);
   registerEmailActionOutbox(app, services);
+  registerGmailLabels(app, services);
   registerDocsRoutes(app, services);
   return app;
 }

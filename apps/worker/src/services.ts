@@ -175,6 +175,7 @@ export function buildWorkerServices(options: BuildWorkerServicesOptions): Worker
     http,
     transform: pipeline.transform,
     mailer: pipeline.mailer,
+    now,
   });
   const webhooks = createWebhookCache({
     db: db.db,

@@ -1,4 +1,5 @@
 export * from "./child-app.js";
+export * from "./google-stand-in.js";
 export * from "./http-client.js";
 export * from "./local-smtp-server.js";
 export * from "./postgres-cluster.js";

@@ -3,10 +3,12 @@ import {
   type CredentialData,
   credentialSealContext,
   type KeyRing,
+  type OwnerColumns,
   parseCredentialData,
   type Sealed,
   sameOwnerScope,
 } from "@hookflow/domain";
+import type { GoogleClient } from "@hookflow/google";
 import type { Mailer } from "@hookflow/mail";
 import type { HttpSender } from "../delivery/http-sender.js";
 import type { TemplateRenderer } from "./render-templates.js";
@@ -21,6 +23,9 @@ export interface ActionPorts {
   render: TemplateRenderer;
   /** The worker's mailer: SMTP_URL, else the local outbox; mail limits included. */
   mailer: Mailer;
+  /** Google's REST APIs with the credentials of one owner scope. */
+  google: (owner: OwnerColumns) => GoogleClient;
+  googleBaseUrls: { sheets: string; gmail: string };
   /**
    * The credential the action names, opened, if it is of the action's own owner scope (a
    * credential is never used across organizations, whatever a stored node says).

@@ -1,6 +1,7 @@
 import type { HookflowConfig } from "@hookflow/config";
 import type { DbHandle } from "@hookflow/db";
 import type { KeyRing } from "@hookflow/domain";
+import { createGoogleClient, createSealedGoogleCredentialStore } from "@hookflow/google";
 import type { Mailer } from "@hookflow/mail";
 import type { TransformPort } from "@hookflow/pipeline";
 import { type ActionJobData, createActionQueue } from "@hookflow/queue";
@@ -26,6 +27,7 @@ export function buildActionServices(options: {
   http: HttpSender;
   transform: TransformPort;
   mailer: Mailer;
+  now: () => Date;
 }): ActionServices {
   const { config } = options;
   const queue = createActionQueue({
@@ -41,6 +43,17 @@ export function buildActionServices(options: {
     }),
     openCredential: createCredentialOpener(options.db, options.keyRing),
     mailer: options.mailer,
+    google: (owner) =>
+      createGoogleClient(
+        createSealedGoogleCredentialStore({
+          db: options.db,
+          keyRing: options.keyRing,
+          owner,
+          now: options.now,
+        }),
+        { tokenUrl: config.google.tokenUrl, timeoutMs: config.deliveryTimeoutMs, now: options.now },
+      ),
+    googleBaseUrls: { sheets: config.google.sheetsBaseUrl, gmail: config.google.gmailBaseUrl },
   };
   return { queue, ports, close: () => queue.close() };
 }

@@ -161,24 +161,99 @@ export const GMAIL_OPERATIONS = [
 ] as const;
 export type GmailOperation = (typeof GMAIL_OPERATIONS)[number];
 
-export const GmailActionConfig = z.object({
-  credentialId: id().meta({ description: "A google_oauth credential (the connected account)" }),
-  operation: z.enum(GMAIL_OPERATIONS),
-  operationConfig: z
-    .record(
-      z.string().max(100),
-      z.union([
-        z.string().max(TEXT_TEMPLATE_MAX),
-        z.array(z.string().max(500)).max(50),
-        z.number(),
-        z.boolean(),
-      ]),
-    )
-    .meta({ description: "The operation's fields; string values are Handlebars templates" }),
-  aiEnabled: z.boolean().meta({ description: "Offers the operations as tools to AI nodes" }),
-  triggerOn: z.enum(["success", "always"]),
-  isActive: z.boolean(),
+const Template = z.string().max(TEXT_TEMPLATE_MAX);
+const Required = z.string().min(1).max(TEXT_TEMPLATE_MAX);
+const LabelIds = z
+  .array(z.string().regex(/^[A-Za-z0-9_-]{1,200}$/, "a Gmail label id"))
+  .min(1)
+  .max(50);
+const Message = z.object({ messageId: Required });
+const List = z.object({
+  query: Template.optional(),
+  maxResults: z.number().int().min(1).max(500).optional(),
+  labelIds: LabelIds.optional(),
 });
+const Compose = z.object({
+  to: Required,
+  cc: Template.optional(),
+  bcc: Template.optional(),
+  subject: Template,
+  body: Template,
+  html: z.boolean().optional(),
+});
+const Format = z.enum(["full", "metadata", "minimal", "raw"]).optional();
+
+/**
+ * The fields of each Gmail operation in `operationConfig` (string fields are Handlebars
+ * templates). These also describe the operations as tools to AI nodes.
+ */
+export const GMAIL_OPERATION_CONFIGS = {
+  send: Compose,
+  reply: z.object({
+    messageId: Required,
+    body: Template,
+    to: Template.optional(),
+    html: z.boolean().optional(),
+  }),
+  forward: z.object({ messageId: Required, to: Required, body: Template.optional() }),
+  create_draft: Compose,
+  send_draft: z.object({ draftId: Required }),
+  get_message: Message.extend({ format: Format }),
+  list_messages: List,
+  get_thread: z.object({ threadId: Required, format: Format }),
+  list_threads: List,
+  add_labels: Message.extend({ labelIds: LabelIds }),
+  remove_labels: Message.extend({ labelIds: LabelIds }),
+  list_labels: z.object({}),
+  create_label: z.object({ name: Required }),
+  mark_read: Message,
+  mark_unread: Message,
+  archive: Message,
+  trash: Message,
+} as const satisfies Record<GmailOperation, z.ZodObject>;
+
+/** The operations AI nodes get as tools: every one but `trash` (a model never deletes mail). */
+export const GMAIL_AI_TOOLS = GMAIL_OPERATIONS.filter((operation) => operation !== "trash");
+
+export const GmailActionConfig = z
+  .object({
+    credentialId: id().meta({ description: "A google_oauth credential (the connected account)" }),
+    operation: z
+      .enum(GMAIL_OPERATIONS)
+      .meta({ description: `One of ${GMAIL_OPERATIONS.join(", ")}` }),
+    operationConfig: z
+      .record(
+        z.string().max(100),
+        z.union([Template, z.array(z.string().max(500)).max(50), z.number(), z.boolean()]),
+      )
+      .meta({
+        description:
+          "The operation's fields (string fields are Handlebars templates): send and " +
+          "create_draft {to, cc?, bcc?, subject, body, html?}; reply {messageId, body, to?, " +
+          "html?}; forward {messageId, to, body?}; send_draft {draftId}; get_message " +
+          "{messageId, format?}; get_thread {threadId, format?}; list_messages and list_threads " +
+          "{query?, maxResults?, labelIds?}; add_labels and remove_labels {messageId, labelIds}; " +
+          "mark_read, mark_unread, archive, trash {messageId}; list_labels {}; create_label {name}",
+      }),
+    aiEnabled: z.boolean().meta({
+      description: `Offers the operations but trash to AI nodes as tools (${GMAIL_AI_TOOLS.length})`,
+    }),
+    triggerOn: z.enum(["success", "always"]),
+    isActive: z.boolean(),
+  })
+  .superRefine((config, ctx) => {
+    const parsed = GMAIL_OPERATION_CONFIGS[config.operation]
+      .strict()
+      .safeParse(config.operationConfig);
+    if (parsed.success) return;
+    for (const issue of parsed.error.issues) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["operationConfig", ...issue.path.map(String)],
+        message: issue.message,
+      });
+    }
+  });
 export type GmailActionConfig = z.infer<typeof GmailActionConfig>;
 
 export const MongoActionConfig = z

@@ -1,8 +1,10 @@
 import type { z } from "zod";
 import {
   EmailActionConfig,
+  GmailActionConfig,
   HttpActionConfig,
   NotificationActionConfig,
+  SheetsActionConfig,
 } from "./action-definitions.js";
 import type { InputNode, NodeType } from "./common.js";
 import {
@@ -131,6 +133,31 @@ export const FAMILIES = {
     config: NotificationActionConfig,
     defaults: { templatePreset: "default", triggerOn: "success", isActive: true },
   }),
+  sheetsAction: action({
+    nodeType: "sheetsAction",
+    path: "sheets-actions",
+    idPrefix: "sha",
+    config: SheetsActionConfig,
+    defaults: {
+      sheetName: "Sheet1",
+      operation: "append_row",
+      triggerOn: "success",
+      isActive: true,
+    },
+  }),
+  gmailAction: action({
+    nodeType: "gmailAction",
+    path: "gmail-actions",
+    idPrefix: "gma",
+    config: GmailActionConfig,
+    defaults: {
+      operation: "send",
+      operationConfig: {},
+      aiEnabled: false,
+      triggerOn: "success",
+      isActive: true,
+    },
+  }),
 } as const;
 
 export type FamilyKey = keyof typeof FAMILIES;
@@ -237,7 +264,10 @@ export function mailRecipientsOf<F extends FamilyKey>(
   if (key === "emailAction") {
     // Each comma- or semicolon-separated part, a template or not, is one recipient at least.
     const to = (config as FamilyConfig<"emailAction">).to;
-    const addresses = to.split(/[,;]/).map((part) => part.trim()).filter((part) => part !== "");
+    const addresses = to
+      .split(/[,;]/)
+      .map((part) => part.trim())
+      .filter((part) => part !== "");
     return [{ field: "to", addresses }];
   }
   return [];
