@@ -12,7 +12,6 @@ export function headerValue(value: string): string {
 
 function encodedWord(value: string): string {
   const line = headerValue(value);
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: printable ASCII check
   if (/^[\u0020-\u007e]*$/.test(line)) return line;
   return `=?UTF-8?B?${Buffer.from(line, "utf8").toString("base64")}?=`;
 }

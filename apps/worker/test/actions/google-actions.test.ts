@@ -234,7 +234,7 @@ describe("Sheets and Gmail actions against a local Google stand-in", () => {
       ],
       ["POST", "/gmail/v1/users/me/messages/send"],
     ]);
-    expect((calls[1]?.json as { threadId: string }).threadId).toBe("thread-1");
+    expect(calls[1]?.json).toMatchObject({ threadId: "thread-1" });
     const raw = rawOf(calls[1], ["raw"]);
     expect(raw).toMatch(/^To: Ada <ada@example.com>\r\n/);
     expect(raw).toContain("Subject: Re: Invoice 7\r\n");
