@@ -289,7 +289,10 @@ describe("post-delivery action families", () => {
     let gapi: ApiHarness;
     beforeAll(async () => {
       google = await startGoogleStandIn();
-      gapi = await startApi({ GOOGLE_API_BASE_URL: google.url, GOOGLE_OAUTH_TOKEN_URL: google.tokenUrl });
+      gapi = await startApi({
+        GOOGLE_API_BASE_URL: google.url,
+        GOOGLE_OAUTH_TOKEN_URL: google.tokenUrl,
+      });
     });
     afterAll(async () => {
       await gapi.close();
@@ -304,7 +307,11 @@ describe("post-delivery action families", () => {
         body: {
           name: "gmail",
           type: "google_oauth",
-          data: { ...GOOGLE_TEST_CLIENT, accessToken: "ya29.expired", expiresAt: "2020-01-01T00:00:00Z" },
+          data: {
+            ...GOOGLE_TEST_CLIENT,
+            accessToken: "ya29.expired",
+            expiresAt: "2020-01-01T00:00:00Z",
+          },
         },
       });
       return { user, webhook, credentialId: cred.body.id as string };
@@ -314,19 +321,45 @@ describe("post-delivery action families", () => {
       const { user, webhook, credentialId } = await setup();
       const inputNodes = [{ nodeType: "webhook", nodeId: webhook }];
       const call = (path: string, body: Record<string, unknown>) =>
-        gapi.call("POST", `/api/${path}`, { token: user.token, body: { name: "g", inputNodes, credentialId, ...body } });
-      const ok = await call("gmail-actions", { operationConfig: { to: "{{payload.email}}", subject: "Hi", body: "x" } });
+        gapi.call("POST", `/api/${path}`, {
+          token: user.token,
+          body: { name: "g", inputNodes, credentialId, ...body },
+        });
+      const ok = await call("gmail-actions", {
+        operationConfig: { to: "{{payload.email}}", subject: "Hi", body: "x" },
+      });
       expect(ok.status).toBe(201);
-      expect(ok.body).toMatchObject({ operation: "send", aiEnabled: false, triggerOn: "success", id: expect.stringMatching(/^gma_/) });
-      const missing = await call("gmail-actions", { operation: "add_labels", operationConfig: { messageId: "m" } });
+      expect(ok.body).toMatchObject({
+        operation: "send",
+        aiEnabled: false,
+        triggerOn: "success",
+        id: expect.stringMatching(/^gma_/),
+      });
+      const missing = await call("gmail-actions", {
+        operation: "add_labels",
+        operationConfig: { messageId: "m" },
+      });
       expect(missing.body.message).toMatch(/^operationConfig\.labelIds: /);
-      const unknownField = await call("gmail-actions", { operation: "trash", operationConfig: { messageId: "m", extra: "x" } });
+      const unknownField = await call("gmail-actions", {
+        operation: "trash",
+        operationConfig: { messageId: "m", extra: "x" },
+      });
       expect(unknownField.status).toBe(400);
-      const failure = await call("gmail-actions", { operation: "list_labels", triggerOn: "failure" });
+      const failure = await call("gmail-actions", {
+        operation: "list_labels",
+        triggerOn: "failure",
+      });
       expect(failure.body.message).toMatch(/^triggerOn: /);
-      const sheet = await call("sheets-actions", { spreadsheetId: "abc", columns: ["{{payload.id}}"] });
+      const sheet = await call("sheets-actions", {
+        spreadsheetId: "abc",
+        columns: ["{{payload.id}}"],
+      });
       expect(sheet.body).toMatchObject({ sheetName: "Sheet1", operation: "append_row" });
-      const noCell = await call("sheets-actions", { spreadsheetId: "abc", operation: "update_cell", columns: ["x"] });
+      const noCell = await call("sheets-actions", {
+        spreadsheetId: "abc",
+        operation: "update_cell",
+        columns: ["x"],
+      });
       expect(noCell.body.message).toMatch(/^cell: required for update_cell/);
       const badSheet = await call("sheets-actions", { spreadsheetId: "a/b", columns: ["x"] });
       expect(badSheet.body.message).toMatch(/^spreadsheetId: /);
@@ -334,19 +367,41 @@ describe("post-delivery action families", () => {
 
     it("lists the account's labels, refreshing the token, to the credential's owner only", async () => {
       const { user, credentialId } = await setup();
-      const res = await gapi.call("GET", `/api/gmail-actions/labels/${credentialId}`, { token: user.token });
+      const res = await gapi.call("GET", `/api/gmail-actions/labels/${credentialId}`, {
+        token: user.token,
+      });
       expect(res.status).toBe(200);
       expect(res.body).toEqual([
         { id: "INBOX", name: "INBOX", type: "system" },
         { id: "Label_7", name: "Invoices", type: "user" },
       ]);
-      expect(google.calls.slice(-2).map((c) => c.url)).toEqual(["/token", "/gmail/v1/users/me/labels"]);
+      expect(google.calls.slice(-2).map((c) => c.url)).toEqual([
+        "/token",
+        "/gmail/v1/users/me/labels",
+      ]);
       const other = await createUserWithSession(gapi.database.db);
-      expect((await gapi.call("GET", `/api/gmail-actions/labels/${credentialId}`, { token: other.token })).status).toBe(403);
-      const bearer = await gapi.call("POST", "/api/credentials", { token: user.token, body: { name: "b", type: "bearer", data: { token: "t" } } });
-      expect((await gapi.call("GET", `/api/gmail-actions/labels/${bearer.body.id}`, { token: user.token })).status).toBe(400);
+      expect(
+        (
+          await gapi.call("GET", `/api/gmail-actions/labels/${credentialId}`, {
+            token: other.token,
+          })
+        ).status,
+      ).toBe(403);
+      const bearer = await gapi.call("POST", "/api/credentials", {
+        token: user.token,
+        body: { name: "b", type: "bearer", data: { token: "t" } },
+      });
+      expect(
+        (
+          await gapi.call("GET", `/api/gmail-actions/labels/${bearer.body.id}`, {
+            token: user.token,
+          })
+        ).status,
+      ).toBe(400);
       google.failNext("GET", "/gmail/v1/users/me/labels", 500);
-      const down = await gapi.call("GET", `/api/gmail-actions/labels/${credentialId}`, { token: user.token });
+      const down = await gapi.call("GET", `/api/gmail-actions/labels/${credentialId}`, {
+        token: user.token,
+      });
       expect(down.status).toBe(503);
       expect(JSON.stringify(down.body)).not.toMatch(/ya29/);
     });

@@ -2,6 +2,7 @@ export * from "./child-app.js";
 export * from "./google-stand-in.js";
 export * from "./http-client.js";
 export * from "./local-smtp-server.js";
+export * from "./mongo-wire-server.js";
 export * from "./postgres-cluster.js";
 export * from "./receiver.js";
 export * from "./redis-server.js";

@@ -11,6 +11,7 @@ import {
 import type { GoogleClient } from "@hookflow/google";
 import type { Mailer } from "@hookflow/mail";
 import type { HttpSender } from "../delivery/http-sender.js";
+import type { MongoClients } from "./mongo-clients.js";
 import type { TemplateRenderer } from "./render-templates.js";
 
 export type OpenedCredential =
@@ -26,6 +27,8 @@ export interface ActionPorts {
   /** Google's REST APIs with the credentials of one owner scope. */
   google: (owner: OwnerColumns) => GoogleClient;
   googleBaseUrls: { sheets: string; gmail: string };
+  /** MongoDB clients per connection URI, with the private-address guard. */
+  mongo: MongoClients;
   /**
    * The credential the action names, opened, if it is of the action's own owner scope (a
    * credential is never used across organizations, whatever a stored node says).

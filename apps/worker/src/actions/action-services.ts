@@ -9,6 +9,7 @@ import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import type { HttpSender } from "../delivery/http-sender.js";
 import { type ActionPorts, createCredentialOpener } from "./action-ports.js";
+import { createMongoClients } from "./mongo-clients.js";
 import { createTemplateRenderer } from "./render-templates.js";
 
 /** The worker's post-delivery action parts: the run queue and the executors' ports. */
@@ -35,6 +36,10 @@ export function buildActionServices(options: {
     prefix: options.bullPrefix,
     delayScale: config.delayScale,
   });
+  const mongo = createMongoClients({
+    allowPrivate: config.allowPrivateTargets,
+    timeoutMs: config.deliveryTimeoutMs,
+  });
   const ports: ActionPorts = {
     http: options.http,
     render: createTemplateRenderer({
@@ -54,6 +59,14 @@ export function buildActionServices(options: {
         { tokenUrl: config.google.tokenUrl, timeoutMs: config.deliveryTimeoutMs, now: options.now },
       ),
     googleBaseUrls: { sheets: config.google.sheetsBaseUrl, gmail: config.google.gmailBaseUrl },
+    mongo,
   };
-  return { queue, ports, close: () => queue.close() };
+  return {
+    queue,
+    ports,
+    close: async () => {
+      await queue.close();
+      await mongo.close();
+    },
+  };
 }

@@ -1,4 +1,5 @@
-import { listActionRuns, listEventSteps } from "@hookflow/db";
+import { credentials, listActionRuns, listEventSteps } from "@hookflow/db";
+import { createKeyRing, credentialSealContext, newId } from "@hookflow/domain";
 import { waitUntil } from "@hookflow/testing";
 import type { WorkerHarness } from "../harness.js";
 
@@ -21,4 +22,24 @@ export async function actionSteps(h: WorkerHarness, eventId: string): Promise<st
   return steps
     .filter((step) => step.nodeType.endsWith("Action"))
     .map((step) => `${step.nodeType}:${step.status}`);
+}
+
+/** A credential stored as the API stores it (data sealed with the worker's key ring). */
+export async function insertCredential(
+  h: WorkerHarness,
+  type: string,
+  data: unknown,
+  ownerId = h.ownerId,
+): Promise<string> {
+  const id = newId("credential");
+  const ring = createKeyRing(h.services.config.encryptionKeys);
+  await h.database.db.insert(credentials).values({
+    id,
+    ownerId,
+    organizationId: null,
+    name: type,
+    type,
+    data: ring.seal(JSON.stringify(data), credentialSealContext(id)),
+  });
+  return id;
 }

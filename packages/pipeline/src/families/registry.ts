@@ -3,6 +3,7 @@ import {
   EmailActionConfig,
   GmailActionConfig,
   HttpActionConfig,
+  MongoActionConfig,
   NotificationActionConfig,
   SheetsActionConfig,
 } from "./action-definitions.js";
@@ -157,6 +158,13 @@ export const FAMILIES = {
       triggerOn: "success",
       isActive: true,
     },
+  }),
+  mongoAction: action({
+    nodeType: "mongoAction",
+    path: "mongo-actions",
+    idPrefix: "mga",
+    config: MongoActionConfig,
+    defaults: { operation: "insertOne", triggerOn: "success", isActive: true },
   }),
 } as const;
 

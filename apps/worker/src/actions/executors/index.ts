@@ -3,6 +3,7 @@ import type { ActionExecutor } from "../action-types.js";
 import { emailActionExecutor } from "./email-action.js";
 import { gmailActionExecutor } from "./gmail-action.js";
 import { httpActionExecutor } from "./http-action.js";
+import { mongoActionExecutor } from "./mongo-action.js";
 import { notificationActionExecutor } from "./notification-action.js";
 import { sheetsActionExecutor } from "./sheets-action.js";
 
@@ -13,4 +14,5 @@ export const ACTION_EXECUTORS: { [F in ActionFamilyKey]: ActionExecutor<F> } = {
   notificationAction: notificationActionExecutor,
   sheetsAction: sheetsActionExecutor,
   gmailAction: gmailActionExecutor,
+  mongoAction: mongoActionExecutor,
 };
