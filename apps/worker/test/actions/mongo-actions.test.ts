@@ -58,7 +58,7 @@ describe("mongo actions with the official driver against an in-process wire serv
       db: "shop",
       body: { insert: "orders", ordered: true },
     });
-    const [doc] = insert?.body.documents as Array<Record<string, unknown>>;
+    const [doc] = (insert?.body.documents ?? []) as Array<Record<string, unknown>>;
     expect(String(doc?._id)).toMatch(/^[0-9a-f]{24}$/);
     const { _id, ...rest } = doc ?? {};
     expect(rest).toEqual({
