@@ -284,6 +284,42 @@ describe("post-delivery action families", () => {
     ).toBe(404);
   });
 
+  it("creates a mongo action naming a mongodb credential, whose URI is shown only redacted", async () => {
+    const credentialId = await credential("mongodb", {
+      connectionUri: "mongodb://app:pw-secret@db.example.com/shop",
+    });
+    const bearer = await credential("bearer", { token: "t" });
+    const base = {
+      name: "m",
+      database: "shop",
+      collection: "orders",
+      document: '{"id":"{{payload.id}}"}',
+      inputNodes: fromHook(),
+    };
+    const ok = await post("mongo-actions", { ...base, credentialId });
+    expect(ok.status).toBe(201);
+    expect(ok.body).toMatchObject({
+      operation: "insertOne",
+      credentialId,
+      id: expect.stringMatching(/^mga_/),
+    });
+    expect(JSON.stringify(ok.body)).not.toMatch(/pw-secret/);
+    const cred = await api.call("GET", `/api/credentials/${credentialId}`, { token: alice.token });
+    expect(cred.body.preview).toEqual({ connectionUri: "mongodb://app:****@db.example.com/shop" });
+    expect((await post("mongo-actions", { ...base, credentialId: bearer })).body.message).toMatch(
+      /needs mongodb/,
+    );
+    expect(
+      (await post("mongo-actions", { ...base, credentialId, operation: "updateOne" })).body.message,
+    ).toMatch(/^filter: required for updateOne/);
+    expect(
+      (await post("mongo-actions", { ...base, credentialId, document: "{" })).body.message,
+    ).toMatch(/^document: the JSON template is not valid JSON/);
+    expect(
+      (await post("mongo-actions", { ...base, credentialId, database: "a/b" })).body.message,
+    ).toMatch(/^database: /);
+  });
+
   describe("Google families", () => {
     let google: GoogleStandIn;
     let gapi: ApiHarness;
