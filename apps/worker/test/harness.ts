@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from "node:crypto";
 import { loadConfig } from "@hookflow/config";
 import { type deliveryAttempts, events, users, type webhooks } from "@hookflow/db";
 import { newId } from "@hookflow/domain";
-import { createLogger, createMetrics } from "@hookflow/observability";
+import { createLogger, createMetrics, type Logger } from "@hookflow/observability";
 import { enqueueDeliveries } from "@hookflow/queue";
 import {
   createTestDatabase,
@@ -58,6 +58,7 @@ export function buildTestWorkerServices(
   redis: TestRedisPrefix,
   env: Record<string, string> = {},
   sweeper: Partial<SweeperOptions> = {},
+  logger?: Logger,
 ): WorkerServices {
   const config = loadConfig({
     NODE_ENV: "test",
@@ -73,7 +74,7 @@ export function buildTestWorkerServices(
   });
   return buildWorkerServices({
     config,
-    logger: createLogger({ level: process.env.HF_TEST_LOG ?? "silent", role: "worker" }),
+    logger: logger ?? createLogger({ level: process.env.HF_TEST_LOG ?? "silent", role: "worker" }),
     metrics: createMetrics({ role: "worker", defaultMetrics: false }),
     sweeper,
   });
@@ -82,10 +83,11 @@ export function buildTestWorkerServices(
 export async function startWorkerHarness(
   env: Record<string, string> = {},
   sweeper: Partial<SweeperOptions> = {},
+  logger?: Logger,
 ): Promise<WorkerHarness> {
   const database = await createTestDatabase();
   const redis = createTestRedisPrefix();
-  const services = buildTestWorkerServices(database, redis, env, sweeper);
+  const services = buildTestWorkerServices(database, redis, env, sweeper, logger);
   let worker = await startWorker(services);
   const db = database.db;
   const ownerId = newId("user");
