@@ -8,7 +8,6 @@ import { newId } from "@hookflow/domain";
 import {
   type ActionFamilyKey,
   FAMILIES,
-  InputNode,
   isActionFamily,
   type PipelineNode,
 } from "@hookflow/pipeline";
@@ -26,27 +25,19 @@ export type ActionTryOutcome =
 
 const RESPONSE_LIMIT = 4096;
 
-/** The action as stored, if it still exists, is an action and its config parses. */
+/**
+ * The action from the webhook's cached graph (no query per run; node writes drop the cache), if
+ * it is still an action linked to the webhook; undefined when it was deleted or unlinked since.
+ */
 async function loadAction(
   services: WorkerServices,
-  actionId: string,
+  data: ActionJobData,
 ): Promise<PipelineNode<ActionFamilyKey> | undefined> {
-  const row = await findPipelineNodeById(services.db.db, actionId);
-  if (!row || !isActionFamily(row.family)) return undefined;
-  const config = FAMILIES[row.family].config.safeParse(row.config);
-  const inputs = InputNode.array().safeParse(row.inputNodes);
-  if (!config.success || !inputs.success) return undefined;
-  return {
-    id: row.id,
-    family: row.family,
-    name: row.name,
-    ownerId: row.ownerId,
-    organizationId: row.organizationId,
-    inputNodes: inputs.data,
-    config: config.data,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-  } as PipelineNode<ActionFamilyKey>;
+  const graph = await services.pipeline.graphs.get(data.webhookId);
+  const action = graph.actions.find((node) => node.id === data.actionId);
+  return action && isActionFamily(action.family)
+    ? (action as PipelineNode<ActionFamilyKey>)
+    : undefined;
 }
 
 function templateContext(
@@ -74,8 +65,8 @@ export async function processAction(
   data: ActionJobData,
   tryInfo: { isLastTry: boolean },
 ): Promise<ActionTryOutcome> {
-  const action = await loadAction(services, data.actionId);
-  if (!action) return { kind: "done", status: "skipped", reason: "action gone" };
+  const action = await loadAction(services, data);
+  if (!action) return { kind: "done", status: "skipped", reason: "action gone or unlinked" };
   const loaded = await loadActionEventContext(services.db, data.eventId);
   if (!loaded) return { kind: "done", status: "skipped", reason: "event gone" };
   const claim = await claimActionRun(services.db, {

@@ -20,6 +20,37 @@ export interface RenderIds {
 }
 
 const PLAIN = /^[^{}]*$/;
+/** `{{ a.b.c }}`: a lookup of identifier segments, nothing else (no helper, block or literal). */
+const SIMPLE = /\{\{\s*([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\s*\}\}/g;
+
+/**
+ * A template made only of text and simple lookups renders without the engine, with Handlebars'
+ * own output for them (no escaping, as the transform runner's Handlebars): absent and null give
+ * nothing, objects and arrays their JSON, other values their `String` form; only own properties
+ * are read. Undefined when the template holds anything else, or looks into a string or number
+ * (then Handlebars renders it). A test compares both on the same templates.
+ */
+export function renderSimpleTemplate(template: string, context: unknown): string | undefined {
+  const rest = template.replace(SIMPLE, "");
+  if (rest.includes("{{") || rest.includes("}}") || /\{\{\{|\}\}\}|\\\{\{/.test(template)) {
+    return undefined;
+  }
+  let unsure = false;
+  const out = template.replace(SIMPLE, (_match, path: string) => {
+    let value: unknown = context;
+    for (const segment of path.split(".")) {
+      if (value === null || value === undefined) return "";
+      // A property of a string or number (`id.length`): Handlebars' own lookup decides.
+      if (typeof value !== "object") unsure = true;
+      if (unsure || !Object.hasOwn(value, segment)) return "";
+      value = (value as Record<string, unknown>)[segment];
+    }
+    if (value === null || value === undefined) return "";
+    // The runner's Handlebars writes objects and arrays as their JSON.
+    return typeof value === "object" ? JSON.stringify(value) : String(value);
+  });
+  return unsure ? undefined : out;
+}
 
 export function createTemplateRenderer(options: {
   transform: TransformPort;
@@ -29,6 +60,12 @@ export function createTemplateRenderer(options: {
     text: async (template, context, ids) => {
       // Text without braces needs no engine.
       if (PLAIN.test(template)) return { ok: true, text: template };
+      const simple = renderSimpleTemplate(template, context);
+      if (simple !== undefined) {
+        return simple.length > options.maxChars
+          ? { ok: false, error: `template: the output passes ${options.maxChars} characters` }
+          : { ok: true, text: simple };
+      }
       const result = await options.transform.run({
         mode: "handlebars",
         template,
