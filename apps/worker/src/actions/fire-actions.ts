@@ -25,10 +25,12 @@ export function actionsFiredBy(
 
 /**
  * After an event's delivery settled (docs/decisions.md, Post-delivery actions): one job per
- * action it fires, with a stable job id, and a `running` step for each on the event's stream
- * before its `done`. Called again for an event found settled (a job redelivered after a crash
- * between the record and this call), with `announce` false: the jobs are added again if they
- * were lost, and each action's run row keeps it from running twice.
+ * action it fires, with a stable job id; returns the actions fired. Unless `announce` is false,
+ * a `running` step for each goes on the event's stream at once (the caller may announce them
+ * itself, with `announceActions`, between its own step and the event's `done`). Called again
+ * for an event found settled (a job redelivered after a crash between the record and this call)
+ * without announcing: the jobs are added again if they were lost, and each action's run row
+ * keeps it from running twice.
  */
 export async function fireDeliveryActions(
   services: WorkerServices,
@@ -39,9 +41,9 @@ export async function fireDeliveryActions(
     actions: readonly PipelineNode[];
     announce?: boolean;
   },
-): Promise<void> {
+): Promise<PipelineNode[]> {
   const fired = actionsFiredBy(input.actions, input.outcome);
-  if (fired.length === 0) return;
+  if (fired.length === 0) return fired;
   const trigger = input.outcome === "delivered" ? "success" : "failure";
   const runs: ActionJobData[] = fired.map((action) => ({
     actionId: action.id,
@@ -50,9 +52,18 @@ export async function fireDeliveryActions(
     trigger,
   }));
   await enqueueActionRuns(services.actions.queue, runs);
-  if (input.announce === false) return;
+  if (input.announce !== false) announceActions(services, input.eventId, fired);
+  return fired;
+}
+
+/** The `running` step of each fired action on the event's stream (their first try's). */
+export function announceActions(
+  services: WorkerServices,
+  eventId: string,
+  fired: readonly PipelineNode[],
+): void {
   for (const action of fired) {
-    services.steps.step(input.eventId, {
+    services.steps.step(eventId, {
       nodeType: FAMILIES[action.family as FamilyKey].nodeType,
       nodeId: action.id,
       nodeName: action.name,

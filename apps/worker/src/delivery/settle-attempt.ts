@@ -12,7 +12,7 @@ import {
   nextAttemptDelayMs,
 } from "@hookflow/domain";
 import type { PipelineNode } from "@hookflow/pipeline";
-import { fireDeliveryActions } from "../actions/fire-actions.js";
+import { announceActions, fireDeliveryActions } from "../actions/fire-actions.js";
 import type { WorkerServices } from "../services.js";
 import { reportAttemptSettled } from "../steps/delivery-steps.js";
 import type { DeliveryRun } from "./load-delivery.js";
@@ -180,14 +180,16 @@ export async function settleAttempt(
     pipeline: input.pipeline,
     now,
   });
-  if (recorded.eventUpdated && (next.outcome === "delivered" || next.outcome === "failed")) {
-    await fireDeliveryActions(services, {
-      eventId,
-      webhookId: webhook.id,
-      outcome: next.outcome,
-      actions: input.actions ?? [],
-    });
-  }
+  const fired =
+    recorded.eventUpdated && (next.outcome === "delivered" || next.outcome === "failed")
+      ? await fireDeliveryActions(services, {
+          eventId,
+          webhookId: webhook.id,
+          outcome: next.outcome,
+          actions: input.actions ?? [],
+          announce: false,
+        })
+      : [];
   reportAttemptSettled(services, {
     eventId,
     webhookId: webhook.id,
@@ -197,6 +199,7 @@ export async function settleAttempt(
     error: lastError,
     outcome: next.outcome,
     eventUpdated: recorded.eventUpdated,
+    beforeDone: () => announceActions(services, eventId, fired),
   });
   if (recorded.health) {
     services.logger.debug({ webhookId: webhook.id, ...recorded.health }, "webhook health");
