@@ -320,6 +320,27 @@ describe("post-delivery action families", () => {
     ).toMatch(/^database: /);
   });
 
+  it("refuses a 21st action on one webhook, naming the input", async () => {
+    const crowded = await insertWebhookRow(api.database.db, alice.userId);
+    const body = {
+      url: "https://a.example.com",
+      inputNodes: [{ nodeType: "webhook", nodeId: crowded }],
+    };
+    for (let i = 0; i < 20; i++) {
+      expect((await post("http-actions", { name: `a${i}`, ...body })).status).toBe(201);
+    }
+    const over = await post("notification-actions", {
+      name: "one too many",
+      platform: "slack",
+      webhookUrl: "https://hooks.slack.com/x",
+      inputNodes: body.inputNodes,
+    });
+    expect(over.status).toBe(400);
+    expect(over.body.message).toBe(
+      `inputNodes.0.nodeId: ${crowded} already feeds 20 actions (at most 20 per webhook or node)`,
+    );
+  });
+
   describe("Google families", () => {
     let google: GoogleStandIn;
     let gapi: ApiHarness;

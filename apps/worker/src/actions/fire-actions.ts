@@ -1,4 +1,10 @@
-import { FAMILIES, type FamilyKey, type PipelineNode, type TriggerOn } from "@hookflow/pipeline";
+import {
+  FAMILIES,
+  type FamilyKey,
+  MAX_ACTIONS_PER_EVENT,
+  type PipelineNode,
+  type TriggerOn,
+} from "@hookflow/pipeline";
 import { type ActionJobData, enqueueActionRuns } from "@hookflow/queue";
 import type { WorkerServices } from "../services.js";
 
@@ -42,8 +48,19 @@ export async function fireDeliveryActions(
     announce?: boolean;
   },
 ): Promise<PipelineNode[]> {
-  const fired = actionsFiredBy(input.actions, input.outcome);
-  if (fired.length === 0) return fired;
+  const all = actionsFiredBy(input.actions, input.outcome);
+  if (all.length === 0) return all;
+  const fired = all.slice(0, MAX_ACTIONS_PER_EVENT);
+  if (all.length > fired.length) {
+    services.logger.warn(
+      {
+        eventId: input.eventId,
+        webhookId: input.webhookId,
+        skipped: all.slice(fired.length).map((a) => a.id),
+      },
+      `an event fires at most ${MAX_ACTIONS_PER_EVENT} actions; the rest were skipped`,
+    );
+  }
   const trigger = input.outcome === "delivered" ? "success" : "failure";
   const runs: ActionJobData[] = fired.map((action) => ({
     actionId: action.id,

@@ -196,4 +196,18 @@ describe("post-delivery HTTP actions", () => {
     expect(hook.requests.map((r) => r.path)).toEqual(["/recovered"]);
     expect(target.requests).toHaveLength(0);
   });
+
+  it("fires at most 20 actions per event, the first by creation", async () => {
+    const webhook = await h.createWebhook({ targetUrl: target.url });
+    const actions = [];
+    for (let i = 0; i < 21; i++) {
+      actions.push(
+        await createNode(h, "httpAction", { url: `${hook.url}/n${i}` }, [fromWebhook(webhook.id)]),
+      );
+    }
+    const event = await h.createEvent(webhook);
+    const runs = await waitForActionRuns(h, event.id, 20);
+    expect(runs).toHaveLength(20);
+    expect(runs.map((run) => run.actionId)).not.toContain(actions[20]?.id);
+  });
 });

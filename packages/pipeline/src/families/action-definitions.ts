@@ -10,6 +10,11 @@ import { z } from "zod";
  */
 
 export const TRIGGER_ON = ["success", "failure", "always"] as const;
+
+/** Actions one webhook or node may feed (a write past it is 400). */
+export const MAX_ACTIONS_PER_INPUT = 20;
+/** Actions one event fires at most (the first by creation; the rest are skipped and logged). */
+export const MAX_ACTIONS_PER_EVENT = 20;
 export type TriggerOn = (typeof TRIGGER_ON)[number];
 
 const TEXT_TEMPLATE_MAX = 64 * 1024;

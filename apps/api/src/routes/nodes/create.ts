@@ -11,6 +11,7 @@ import {
 import { ownershipOf } from "../../auth/access.js";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
+import { checkActionLinks } from "./check-action-links.js";
 import { checkCredentialReferences } from "./check-credential-references.js";
 import { checkForwardLimits } from "./check-forward-limits.js";
 import { checkMailRecipients } from "./check-mail-recipients.js";
@@ -70,6 +71,7 @@ export function registerCreateNode(app: ApiApp, services: ApiServices, key: Fami
     const row = await withGraphWriteLock(services.db.db, ownerScopeOf(node), async (tx) => {
       await checkNodeReferences(tx, actor, node, refs);
       await checkCredentialReferences(tx, actor, node, input.config);
+      await checkActionLinks(tx, node, refs);
       await checkNodeCycle(tx, node);
       if (refs.length > 0) await checkForwardLimits(tx, node, forwardLimitsOf(services));
       return insertPipelineNode(tx, { ...node, config: input.config });

@@ -10,6 +10,7 @@ import {
 } from "@hookflow/pipeline";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
+import { checkActionLinks } from "./check-action-links.js";
 import { checkCredentialReferences } from "./check-credential-references.js";
 import { checkForwardLimits } from "./check-forward-limits.js";
 import { checkMailRecipients } from "./check-mail-recipients.js";
@@ -78,6 +79,7 @@ export function registerUpdateNode(app: ApiApp, services: ApiServices, key: Fami
       await checkCredentialReferences(tx, actor, next, input.config);
       if (added.length > 0) {
         await checkNodeReferences(tx, actor, current, added);
+        await checkActionLinks(tx, next, added);
         await checkNodeCycle(tx, next);
         await checkForwardLimits(tx, next, forwardLimitsOf(services));
       }
