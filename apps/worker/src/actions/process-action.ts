@@ -67,8 +67,6 @@ export async function processAction(
 ): Promise<ActionTryOutcome> {
   const action = await loadAction(services, data);
   if (!action) return { kind: "done", status: "skipped", reason: "action gone or unlinked" };
-  const loaded = await loadActionEventContext(services.db, data.eventId);
-  if (!loaded) return { kind: "done", status: "skipped", reason: "event gone" };
   const claim = await claimActionRun(services.db, {
     id: newId("actionRun"),
     actionId: action.id,
@@ -79,6 +77,9 @@ export async function processAction(
     now: services.now(),
   });
   if (claim.kind !== "claimed") return { kind: "done", status: "skipped", reason: claim.kind };
+  // Read only once the run is claimed: a repeated trigger of a finished run costs one statement.
+  const loaded = await loadActionEventContext(services.db, data.eventId);
+  if (!loaded) return { kind: "done", status: "skipped", reason: "event gone" };
 
   const node = {
     nodeType: FAMILIES[action.family].nodeType,
