@@ -13,7 +13,7 @@ import { registerGmailLabels } from "./routes/actions/gmail-labels.js";
 import { registerApprovalRoutes } from "./routes/approvals/register-approval-routes.js";
 import { registerIdentityRoutes } from "./routes/auth/index.js";
 import { registerCanvasSnapshotRoutes } from "./routes/canvas-snapshots/register-canvas-snapshot-routes.js";
-import { registerCredentialRoutes } from "./routes/credentials/credential-routes.js";
+import { registerCredentialRoutes } from "./routes/credentials/register-credential-routes.js";
 import { registerDocsRoutes } from "./routes/docs/register-docs-routes.js";
 import { registerEventRoutes } from "./routes/events/index.js";
 import { registerHealth } from "./routes/health/health.js";
