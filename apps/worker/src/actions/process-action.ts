@@ -1,9 +1,4 @@
-import {
-  claimActionRun,
-  findPipelineNodeById,
-  finishActionRun,
-  loadActionEventContext,
-} from "@hookflow/db";
+import { claimActionRun, finishActionRun, loadActionEventContext } from "@hookflow/db";
 import { newId } from "@hookflow/domain";
 import {
   type ActionFamilyKey,
