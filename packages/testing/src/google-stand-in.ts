@@ -20,7 +20,7 @@ export interface GoogleStandIn {
   /** GOOGLE_OAUTH_TOKEN_URL. */
   tokenUrl: string;
   calls: GoogleCall[];
-  /** The access token the stand-in accepts now (a refresh replaces it). */
+  /** The access token issued last (every token issued stays valid). */
   accessToken: () => string;
   /** Answers the next call to `method path` (path without query) with this status and body. */
   failNext: (method: string, path: string, status: number, body?: unknown) => void;
@@ -49,8 +49,8 @@ const unauthorized: Reply = {
 
 /**
  * A local stand-in for Google's token endpoint and the Sheets v4 and Gmail v1 REST calls
- * Hookflow makes, answering as Google's API reference documents them: a bearer token is
- * required (the current one only), a refresh must carry the known client and refresh token.
+ * Hookflow makes, answering as Google's API reference documents them: a bearer token it issued
+ * is required, a refresh must carry the known client and refresh token.
  * Every request is recorded, so tests compare them with the reference.
  */
 export async function startGoogleStandIn(
@@ -59,6 +59,8 @@ export async function startGoogleStandIn(
   const calls: GoogleCall[] = [];
   let token = initialToken;
   let issued = 0;
+  /** Every token issued stays valid (Google's access tokens live an hour each). */
+  const valid = new Set([initialToken]);
   const failures: Array<{ method: string; path: string; reply: Reply }> = [];
 
   const route = (call: GoogleCall): Reply => {
@@ -66,7 +68,8 @@ export async function startGoogleStandIn(
     const failure = failures.findIndex((f) => f.method === call.method && f.path === path);
     if (failure >= 0) return failures.splice(failure, 1)[0]?.reply ?? unauthorized;
     if (path === "/token") return refresh(call);
-    if (call.authorization !== `Bearer ${token}`) return unauthorized;
+    const bearer = call.authorization?.replace(/^Bearer /, "") ?? "";
+    if (!call.authorization?.startsWith("Bearer ") || !valid.has(bearer)) return unauthorized;
     return answer(call.method, path, call.json);
   };
 
@@ -82,6 +85,7 @@ export async function startGoogleStandIn(
     }
     issued += 1;
     token = `ya29.refreshed-${issued}`;
+    valid.add(token);
     return {
       status: 200,
       body: {
