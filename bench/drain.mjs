@@ -266,6 +266,7 @@ async function main() {
         .map((l) => l.toFixed(2))
         .join(" ")}`,
   );
+  process.stdout.write(`DRAIN_JSON ${JSON.stringify(summary)}\n`);
 }
 
 main().catch((error) => {

@@ -9,7 +9,7 @@
 //   - end to end: a closed loop of POSTs through the ingress for the phase, then until every
 //     accepted event is delivered (ingress, queue, graph, signed delivery).
 // Prints events/s of both paths and the ratio; the target is graph >= 70 % of plain (the graph
-// costs under 30 %), set by issue 5 on the end-to-end measure. The drain leaves the ingress's
+// costs under 30 %), set on the end-to-end measure. The drain leaves the ingress's
 // share of the work out, so the graph's extra work is a larger part of the rest and its ratio
 // reads lower: a stricter view of the worker, printed beside it. The ratios to read are the
 // paired ones: each round's graph over the same round's plain, median over the rounds. Every

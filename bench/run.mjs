@@ -10,6 +10,7 @@
 //   BENCH_DRIVER=node pnpm bench    # closed-loop peaks with the Node client instead of wrk
 //   BENCH_CPU_PROF=1 pnpm bench     # also write V8 CPU profiles of ingress and worker
 //   BENCH_PHASES=ingress pnpm bench # baselines and the ingress alone (no worker phases)
+//   BENCH_DRAIN=0 pnpm bench        # without the worker drain against a bare BullMQ worker
 import "./lib/workspace-node.mjs";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
@@ -18,6 +19,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { balance, counts } from "./lib/accounting.mjs";
+import { drainComparison } from "./lib/drain-child.mjs";
 import { inChild, peak, peakDriverName } from "./lib/drivers.mjs";
 import { HOOKFLOW_NODE_FLAGS } from "./lib/hookflow-node-flags.mjs";
 import { peakRssMb, startProcess, stopProcess } from "./lib/processes.mjs";
@@ -231,6 +233,17 @@ async function main() {
     await sql.end();
     await dropBenchDatabase(BASE_DB, run);
     await dropBenchRedisKeys(env.REDIS_URL, env.HOOKFLOW_REDIS_PREFIX);
+  }
+
+  // The worker against its parts' limit: bench/drain.mjs (a bare BullMQ + undici worker and
+  // Hookflow's worker draining the same backlog, in alternating rounds) in its own process.
+  if (!INGRESS_ONLY && process.env.BENCH_DRAIN !== "0") {
+    const drain = await drainComparison(QUICK ? 1 : 2);
+    P.worker_drain = drain;
+    log(
+      `worker drain: hookflow ${fmt(drain.hookflow, 0)} events/s, bare BullMQ + undici ${fmt(drain.bare, 0)} jobs/s, ` +
+        `paired ratio ${fmt(drain.pairedRatio * 100, 1)} % (target >= 40 %)`,
+    );
   }
 
   results.machine.loadavgAfter = loadavg();

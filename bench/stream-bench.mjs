@@ -41,7 +41,7 @@ const prefix = `bench_stream_${run}`;
 const secret = randomBytes(32).toString("hex");
 const log = (...a) => process.stderr.write(`${a.join(" ")}\n`);
 
-/** The stream token as decisions.md section 7 defines it (same as @hookflow/domain). */
+/** The stream token as docs/decisions.md, "Live steps, stream and sync mode" defines it (same as @hookflow/domain). */
 function streamToken(eventId, expiresAtMs) {
   const claims = Buffer.from(`${eventId}.${expiresAtMs}`).toString("base64url");
   return `${claims}.${createHmac("sha256", secret).update(claims).digest("base64url")}`;

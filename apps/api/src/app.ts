@@ -18,6 +18,7 @@ import { registerDocsRoutes } from "./routes/docs/register-docs-routes.js";
 import { registerEventRoutes } from "./routes/events/index.js";
 import { registerHealth } from "./routes/health/health.js";
 import { registerNodeRoutes } from "./routes/nodes/register-node-routes.js";
+import { registerListScheduledRuns } from "./routes/scheduled-workflows/list-runs.js";
 import { registerWebhookRoutes } from "./routes/webhooks/register-webhook-routes.js";
 import type { ApiServices } from "./services.js";
 
@@ -64,6 +65,7 @@ export function createApiApp(services: ApiServices): ApiApp {
   registerWebhookRoutes(app, services);
   registerEventRoutes(app, services);
   registerNodeRoutes(app, services);
+  registerListScheduledRuns(app, services);
   registerApprovalRoutes(app, services);
   registerCanvasSnapshotRoutes(app, services);
   registerCredentialRoutes(app, services);

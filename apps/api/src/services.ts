@@ -15,11 +15,14 @@ import {
 import {
   closeDeliveryQueues,
   createDeliveryQueues,
+  createScheduleQueue,
   type DeliveryQueues,
   type RedisKeys,
   redisKeys,
+  type ScheduleJobData,
 } from "@hookflow/queue";
 import { createTransformRunner, type TransformRunner } from "@hookflow/transforms";
+import type { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { type ApiMetrics, createApiMetrics } from "./http/api-metrics.js";
 import { createFixedWindow, type FixedWindow } from "./http/fixed-window.js";
@@ -43,6 +46,8 @@ export interface ApiServices {
   keys: RedisKeys;
   /** Producer handles on the five delivery lanes (replay, cancel, test events). */
   queues: DeliveryQueues;
+  /** The job schedulers of scheduled workflows, kept in step with every workflow write. */
+  schedules: Queue<ScheduleJobData>;
   logger: Logger;
   metrics: Metrics;
   apiMetrics: ApiMetrics;
@@ -97,6 +102,7 @@ export function buildApiServices(options: BuildApiServicesOptions): ApiServices 
   redis.on("error", (error) => logger.warn({ err: error }, "redis error"));
   // Queues share the api's connection: only blocking Workers need maxRetriesPerRequest: null.
   const queues = createDeliveryQueues({ connection: redis, prefix: config.redisPrefix });
+  const schedules = createScheduleQueue({ connection: redis, prefix: config.redisPrefix });
   let transforms: { runner: TransformRunner; port: TransformPort } | undefined;
   const transformRunner = () => {
     if (!transforms) {
@@ -125,6 +131,7 @@ export function buildApiServices(options: BuildApiServicesOptions): ApiServices 
     redis,
     keys,
     queues,
+    schedules,
     logger,
     metrics,
     apiMetrics: createApiMetrics(metrics),
@@ -140,6 +147,7 @@ export function buildApiServices(options: BuildApiServicesOptions): ApiServices 
     close: async () => {
       await transforms?.runner.close();
       await closeDeliveryQueues(queues);
+      await schedules.close();
       redis.disconnect();
       await db.close();
     },

@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import { deliveryAttempts, events } from "@hookflow/db";
+import { deliveryAttempts, type EventStatus, events } from "@hookflow/db";
 import {
   INCOMING_SIGNATURE_HEADERS,
   newId,
@@ -91,7 +91,9 @@ describe("events api", () => {
     orgWebhook = await insertWebhook(db, alice.userId, { organizationId: orgId });
     bobWebhook = await insertWebhook(db, bob.userId);
 
-    const rows: Array<["e1" | "e2" | "e3" | "e4" | "e5" | "e6", string, string | null, number]> = [
+    const rows: Array<
+      ["e1" | "e2" | "e3" | "e4" | "e5" | "e6", EventStatus, string | null, number]
+    > = [
       ["e1", "delivered", "order.created", 1],
       ["e2", "failed", "order.created", 2],
       ["e3", "pending", "order.paid", 3],
@@ -661,7 +663,7 @@ describe("events api", () => {
       expect((await eventRow(db, id)).status).toBe("pending");
     });
 
-    it.each(["delivered", "failed", "filtered"])(
+    it.each(["delivered", "failed", "filtered"] as const)(
       "refuses to cancel a %s event with 409",
       async (status) => {
         const id = await insertEvent(db, webhook, { status, priority: 2 });

@@ -21,7 +21,7 @@ describe("api basics", () => {
     });
   });
 
-  it("answers an unknown route with 404 in the spec's error shape", async () => {
+  it("answers an unknown route with 404 in the documented error shape", async () => {
     // 404 whatever the credential (see cors-and-routes.test.ts): no 401 for a missing route.
     const res = await api.call("GET", "/api/nope", { token: "x" });
     expect(res.status).toBe(404);

@@ -208,7 +208,7 @@ describe("node family api", () => {
       createNode(api, token, family.path, body, headers);
     const minimal = () => ({ name: `a ${family.path}`, ...family.minimal(outHook) });
 
-    it("creates a node with the spec's defaults", async () => {
+    it("creates a node with the documented defaults", async () => {
       const res = await api.call("POST", `/api/${family.path}`, {
         token: alice.token,
         body: { ...minimal(), inputNodes: [webhookInput(aliceHook)] },

@@ -8,8 +8,8 @@ import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { type HookflowUnderTest, startHookflow } from "../../cli/test/cli-process.js";
 
 /** Debian's Chromium; `.ci/run` installs it when missing. Never a downloaded browser. */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-export const ARTIFACTS = fileURLToPath(new URL("../test-artifacts/", import.meta.url));
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const ARTIFACTS = fileURLToPath(new URL("../test-artifacts/", import.meta.url));
 
 const CHROMIUM_ARGS = [
   "--headless",

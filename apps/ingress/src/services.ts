@@ -27,20 +27,20 @@ import { createTokenCache, type TokenCache } from "./ingress/token-cache.js";
 import { createSyncWaiter, type SyncWaiter } from "./sync/sync-waiter.js";
 
 /** Group commit: a batch is written at 200 events or 3 ms after its first, whichever is first. */
-export const BATCH_MAX_ITEMS = 200;
-export const BATCH_MAX_WAIT_MS = 3;
+const BATCH_MAX_ITEMS = 200;
+const BATCH_MAX_WAIT_MS = 3;
 /** Bodies of one batch are capped too, so one INSERT stays a sane size. */
-export const BATCH_MAX_BYTES = 8 * 1024 * 1024;
+const BATCH_MAX_BYTES = 8 * 1024 * 1024;
 /** Batches being written at once; more waiting requests make the next batch larger instead. */
-export const BATCH_MAX_IN_FLIGHT = 2;
-export const TOKEN_CACHE_TTL_MS = 30_000;
-export const TOKEN_CACHE_MAX_ENTRIES = 10_000;
+const BATCH_MAX_IN_FLIGHT = 2;
+const TOKEN_CACHE_TTL_MS = 30_000;
+const TOKEN_CACHE_MAX_ENTRIES = 10_000;
 /**
  * How long a dedup claim stays pending while its event is stored (a batch takes milliseconds; a
  * crash leaves it to run out, and repeats get 409 until then). Scaled by HOOKFLOW_DELAY_SCALE,
  * never under 2 s.
  */
-export const DEDUP_PENDING_MS = 30_000;
+const DEDUP_PENDING_MS = 30_000;
 const REDIS_WAIT_MS = 2_000;
 
 export interface IngressServices {

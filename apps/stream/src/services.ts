@@ -12,11 +12,11 @@ import {
 } from "./webhooks/webhook-stream-parts.js";
 
 /** Spec: a stream closes after 120 s without completion. */
-export const STREAM_TIMEOUT_MS = 120_000;
-/** decisions.md section 7: a heartbeat comment every 15 s. */
-export const HEARTBEAT_MS = 15_000;
+const STREAM_TIMEOUT_MS = 120_000;
+/** docs/decisions.md, "Live steps, stream and sync mode": a heartbeat comment every 15 s. */
+const HEARTBEAT_MS = 15_000;
 /** A client this far behind (1 MiB unread) is cut off rather than buffered without bound. */
-export const MAX_BUFFERED_BYTES = 1024 * 1024;
+const MAX_BUFFERED_BYTES = 1024 * 1024;
 
 export interface StreamSettings {
   timeoutMs: number;
@@ -51,7 +51,7 @@ export interface BuildStreamServicesOptions {
   logger?: Logger;
   metrics?: Metrics;
   now?: () => Date;
-  /** Shorter waits for tests; the defaults are the spec's. */
+  /** Shorter waits for tests; the defaults are the documented ones. */
   settings?: Partial<StreamSettings>;
 }
 

@@ -64,7 +64,7 @@ describe("stream app basics", () => {
     expect(text).toMatch(/hookflow_http_requests_total\{[^}]*role="stream"/);
   });
 
-  it("answers an unknown route with 404 in the spec's error shape", async () => {
+  it("answers an unknown route with 404 in the documented error shape", async () => {
     const res = await createStreamApp(services).request("/api/nope");
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({

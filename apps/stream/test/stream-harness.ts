@@ -16,7 +16,7 @@ import { Redis } from "ioredis";
 import { createStreamApp } from "../src/app.js";
 import { buildStreamServices, type StreamServices, type StreamSettings } from "../src/services.js";
 
-export const SECRET = "stream-test-secret-stream-test-secret-1";
+const SECRET = "stream-test-secret-stream-test-secret-1";
 
 export interface StreamHarness {
   services: StreamServices;

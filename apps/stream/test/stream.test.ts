@@ -123,7 +123,7 @@ describe("event stream over HTTP", () => {
       "Invalid stream token",
     ],
     ["a garbled token", () => ({ token: "not-a-token" }), "Invalid stream token"],
-  ])("rejects %s with 401 in the spec's error shape", async (_, makeToken, message) => {
+  ])("rejects %s with 401 in the documented error shape", async (_, makeToken, message) => {
     const eventId = newEventId();
     const { token, advanceMs = 0 } = makeToken(eventId);
     h.clock.nowMs += advanceMs;

@@ -1,3 +1,4 @@
+export type { AiToolSource, ExtraAiTool, ResolveBearerToken } from "./ai/ai-port.js";
 export { readEnv } from "./env.js";
 export { createWorkerHttpApp } from "./http/worker-app.js";
 export {

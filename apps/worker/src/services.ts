@@ -12,16 +12,21 @@ import {
 import {
   closeDeliveryQueues,
   createDeliveryQueues,
+  createScheduleQueue,
   createStepPublisher,
   createWebhookFeedPublisher,
   type DeliveryQueues,
   deliveryQueueName,
   type RedisKeys,
   redisKeys,
+  type ScheduleJobData,
   type WebhookFeedPublisher,
 } from "@hookflow/queue";
+import type { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { type ActionServices, buildActionServices } from "./actions/action-services.js";
+import { type AiToolSource, createAiPort, type ResolveBearerToken } from "./ai/ai-port.js";
+import { createChatClient } from "./ai/chat-client.js";
 import { type ChangeFeed, createChangeFeed } from "./cache/change-feed.js";
 import { type CircuitBreakerStore, createCircuitBreakerStore } from "./delivery/circuit-store.js";
 import { createDeliveryBatches, type DeliveryBatches } from "./delivery/delivery-batches.js";
@@ -34,7 +39,7 @@ import { createStepReporter, type StepReporter } from "./steps/step-reporter.js"
 import type { SweeperOptions } from "./sweeper/sweeper.js";
 import { createWebhookCache, type WebhookCache } from "./webhooks/webhook-cache.js";
 
-export type Tracer = ReturnType<typeof getTracer>;
+type Tracer = ReturnType<typeof getTracer>;
 
 export interface WorkerServices {
   config: HookflowConfig;
@@ -51,6 +56,8 @@ export interface WorkerServices {
   workerMetrics: WorkerMetrics;
   tracer: Tracer;
   queues: DeliveryQueues;
+  /** Scheduled workflows' job schedulers (the sweeper restores them from Postgres). */
+  schedules: Queue<ScheduleJobData>;
   webhooks: WebhookCache;
   /** Webhook and graph change announcements, feeding the caches. */
   changes: ChangeFeed;
@@ -77,6 +84,13 @@ export interface BuildWorkerServicesOptions {
   now?: () => Date;
   /** Sweeper cadence; defaults scale with `HOOKFLOW_DELAY_SCALE`. */
   sweeper?: Partial<SweeperOptions>;
+  /**
+   * The bearer token of an AI node's credential (the credentials store plugs in here). Without
+   * it, an AI node with a credentialId fails; one without calls its model with no token.
+   */
+  resolveBearerToken?: ResolveBearerToken;
+  /** Extra AI tools besides webhooks (the seam for Gmail actions with aiEnabled). */
+  aiTools?: AiToolSource;
 }
 
 /**
@@ -85,6 +99,9 @@ export interface BuildWorkerServicesOptions {
  * see steps at most this much later; events of sync-mode webhooks skip the wait.
  */
 const STEP_FLUSH_DELAY_MS = 20;
+
+/** A model call's timeout (headers, body, the whole exchange): models answer slowly. */
+const AI_CALL_TIMEOUT_MS = 60_000;
 
 function defaultSweeper(delayScale: number): SweeperOptions {
   return {
@@ -121,6 +138,7 @@ export function buildWorkerServices(options: BuildWorkerServicesOptions): Worker
 
   const keys = redisKeys(config.redisPrefix);
   const queues = createDeliveryQueues({ connection: bullConnection, prefix: keys.bullPrefix });
+  const schedules = createScheduleQueue({ connection: bullConnection, prefix: keys.bullPrefix });
   const workerMetrics = createWorkerMetrics(metrics, async () => {
     const rows: Array<{ lane: string; state: string; count: number }> = [];
     for (const [priority, queue] of queues) {
@@ -186,8 +204,23 @@ export function buildWorkerServices(options: BuildWorkerServicesOptions): Worker
   });
 
   const batches = createDeliveryBatches(db);
+  const chat = createChatClient({
+    timeoutMs: AI_CALL_TIMEOUT_MS,
+    allowPrivateTargets: config.allowPrivateTargets,
+  });
+  let built: WorkerServices | undefined;
+  pipeline.ai = createAiPort({
+    services: () => {
+      if (!built) throw new Error("worker services are not built yet");
+      return built;
+    },
+    chat,
+    resolveBearerToken: options.resolveBearerToken ?? (async () => undefined),
+    ...(options.aiTools ? { extraTools: options.aiTools } : {}),
+    delayScale: config.delayScale,
+  });
 
-  return {
+  built = {
     config,
     db,
     batches,
@@ -199,6 +232,7 @@ export function buildWorkerServices(options: BuildWorkerServicesOptions): Worker
     workerMetrics,
     tracer: getTracer("worker"),
     queues,
+    schedules,
     webhooks,
     changes,
     http,
@@ -215,7 +249,9 @@ export function buildWorkerServices(options: BuildWorkerServicesOptions): Worker
       await actions.close();
       await pipeline.close();
       await closeDeliveryQueues(queues);
+      await schedules.close();
       await http.close();
+      await chat.close();
       await breaker.close();
       await steps.flush();
       await webhookFeed.idle();
@@ -225,4 +261,5 @@ export function buildWorkerServices(options: BuildWorkerServicesOptions): Worker
       await db.close();
     },
   };
+  return built;
 }

@@ -1,5 +1,7 @@
 import { startActionWorker } from "./actions/action-worker.js";
 import { startLaneWorkers } from "./lanes/lane-workers.js";
+import { startScheduleWorker } from "./schedules/schedule-worker.js";
+import { type ScheduleSweepState, sweepSchedulers } from "./schedules/sweep-schedulers.js";
 import type { WorkerServices } from "./services.js";
 import { createRedisLease } from "./sweeper/redis-lease.js";
 import { startSweeper } from "./sweeper/sweeper.js";
@@ -25,8 +27,14 @@ export async function startWorker(services: WorkerServices): Promise<RunningWork
     }
   }
   const lanes = startLaneWorkers(services);
+  const scheduleWorker = startScheduleWorker(services);
   const actions = startActionWorker(services);
-  await Promise.all([...lanes.workers.values(), actions].map((worker) => worker.waitUntilReady()));
+  await Promise.all([
+    ...[...lanes.workers.values()].map((worker) => worker.waitUntilReady()),
+    scheduleWorker.waitUntilReady(),
+    actions.waitUntilReady(),
+  ]);
+  const scheduleSweep: ScheduleSweepState = { workflowCursor: null, schedulerOffset: 0 };
   const sweeper = startSweeper({
     db: services.db.db,
     queues: services.queues,
@@ -38,6 +46,19 @@ export async function startWorker(services: WorkerServices): Promise<RunningWork
     settings: services.sweeper,
     now: services.now,
     approvals: { graphs: services.pipeline.graphs, notifier: services.pipeline.approvals },
+    passes: [
+      {
+        name: "scheduler",
+        run: () =>
+          sweepSchedulers({
+            db: services.db.db,
+            schedules: services.schedules,
+            state: scheduleSweep,
+            batchSize: services.sweeper.batchSize,
+            delayScale: services.config.delayScale,
+          }),
+      },
+    ],
   });
   services.logger.info(
     { concurrency: services.config.workerConcurrency, lanes: lanes.workers.size },
@@ -49,8 +70,7 @@ export async function startWorker(services: WorkerServices): Promise<RunningWork
     close: () => {
       closing ??= (async () => {
         await sweeper.stop();
-        await lanes.close();
-        await actions.close();
+        await Promise.all([lanes.close(), scheduleWorker.close(), actions.close()]);
       })();
       return closing;
     },

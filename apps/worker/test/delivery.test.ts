@@ -1,4 +1,5 @@
-import { type Receiver, startReceiver } from "@hookflow/testing";
+import type { Priority } from "@hookflow/queue";
+import { type Receiver, startReceiver, waitUntil } from "@hookflow/testing";
 import {
   expectedHookflowSignature,
   expectedStandardSignature,
@@ -262,7 +263,9 @@ describe("delivery worker", () => {
     const { id } = await h.createEvent(webhook, { enqueue: false });
     await h.database.sql`update events set status = 'cancelled' where id = ${id}`;
     await h.enqueue(webhook, id, webhook.id);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The worker took the job and let it go (the job leaves its lane once handled).
+    const lane = h.services.queues.get(webhook.priority as Priority);
+    await waitUntil(async () => ((await lane?.getJob(id)) === undefined ? true : undefined));
     expect((await h.event(id)).status).toBe("cancelled");
     expect(requestsOf(id)).toHaveLength(0);
   });

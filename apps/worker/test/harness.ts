@@ -13,12 +13,16 @@ import {
   type TestRedisPrefix,
   type WebhookFixture,
 } from "@hookflow/testing";
-import { buildWorkerServices, type WorkerServices } from "../src/services.js";
+import {
+  type BuildWorkerServicesOptions,
+  buildWorkerServices,
+  type WorkerServices,
+} from "../src/services.js";
 import { type RunningWorker, startWorker } from "../src/start-worker.js";
 import type { SweeperOptions } from "../src/sweeper/sweeper.js";
 
-export type EventRow = typeof events.$inferSelect;
-export type AttemptRow = typeof deliveryAttempts.$inferSelect;
+type EventRow = typeof events.$inferSelect;
+type AttemptRow = typeof deliveryAttempts.$inferSelect;
 
 export interface WorkerHarness {
   services: WorkerServices;
@@ -58,7 +62,7 @@ export function buildTestWorkerServices(
   redis: TestRedisPrefix,
   env: Record<string, string> = {},
   sweeper: Partial<SweeperOptions> = {},
-  logger?: Logger,
+  plugins: Pick<BuildWorkerServicesOptions, "aiTools" | "resolveBearerToken" | "logger"> = {},
 ): WorkerServices {
   const config = loadConfig({
     NODE_ENV: "test",
@@ -74,9 +78,12 @@ export function buildTestWorkerServices(
   });
   return buildWorkerServices({
     config,
-    logger: logger ?? createLogger({ level: process.env.HF_TEST_LOG ?? "silent", role: "worker" }),
     metrics: createMetrics({ role: "worker", defaultMetrics: false }),
     sweeper,
+    ...plugins,
+    logger:
+      plugins.logger ??
+      createLogger({ level: process.env.HF_TEST_LOG ?? "silent", role: "worker" }),
   });
 }
 
@@ -87,7 +94,7 @@ export async function startWorkerHarness(
 ): Promise<WorkerHarness> {
   const database = await createTestDatabase();
   const redis = createTestRedisPrefix();
-  const services = buildTestWorkerServices(database, redis, env, sweeper, logger);
+  const services = buildTestWorkerServices(database, redis, env, sweeper, logger ? { logger } : {});
   let worker = await startWorker(services);
   const db = database.db;
   const ownerId = newId("user");

@@ -1,6 +1,6 @@
 /**
  * Typed errors of the domain. Each app maps `code` to an HTTP status in one switch and answers
- * with the spec's `{statusCode, message, error}` body.
+ * with the documented `{statusCode, message, error}` body.
  */
 export type ErrorCode =
   | "validation"
@@ -104,7 +104,7 @@ export function statusPhrase(status: number): string {
   return PHRASES[status] ?? (status >= 500 ? "Internal Server Error" : "Bad Request");
 }
 
-/** The spec's error body. */
+/** The documented error body (docs/decisions.md, "The api's edge"). */
 export interface ErrorBody {
   statusCode: number;
   message: string;

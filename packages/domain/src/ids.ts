@@ -1,6 +1,6 @@
 import { randomBytes, randomFillSync } from "node:crypto";
 
-/** Type prefixes of every id the service hands out (decisions.md section 0). */
+/** Type prefixes of every id the service hands out (docs/decisions.md, "The api's edge"). */
 export const ID_PREFIXES = {
   user: "usr",
   session: "ses",

@@ -24,6 +24,8 @@ export function stepJson(eventId: string, step: StepDraft, payloadLimitBytes: nu
       step.durationMs === undefined ? undefined : Math.round(step.durationMs * 1000) / 1000,
     error: step.error,
     at: step.at,
+    // Small by construction (usage counts, tool names); never a payload.
+    detail: step.detail,
   };
   const payload =
     step.lastPayload === undefined

@@ -1,11 +1,12 @@
+import { FINAL_STATUSES, type FinalStatus } from "@hookflow/domain";
 import { z } from "zod";
 
-/** Step statuses (decisions.md section 4): `running`, then exactly one of the other three. */
+/** Step statuses (docs/decisions.md, "Delivery"): `running`, then exactly one of the other three. */
 export const STEP_STATUSES = ["running", "success", "error", "blocked"] as const;
 export type StepStatus = (typeof STEP_STATUSES)[number];
 
 /**
- * One step of an event's pipeline (the spec's Stream step payload). `nodeType` is a canonical
+ * One step of an event's pipeline (the documented Stream step payload). `nodeType` is a canonical
  * node type (`filter`, `transform`, ...), `webhook` for payload filters, `delivery` for an
  * attempt at a target and `forward` for a forward the worker blocked (`nodeId`: its webhook).
  */
@@ -18,6 +19,8 @@ export const PipelineStep = z.object({
   statusCode: z.number().int().optional(),
   durationMs: z.number().optional(),
   lastPayload: z.unknown().optional(),
+  /** Node-specific record (an AI node's token usage and tool calls, a dry run's request). */
+  detail: z.record(z.string(), z.unknown()).optional(),
   error: z.string().optional(),
   /** ISO 8601 time the step was emitted. */
   at: z.string(),
@@ -25,14 +28,14 @@ export const PipelineStep = z.object({
 export type PipelineStep = z.infer<typeof PipelineStep>;
 
 /** Final statuses an event's pipeline can settle in. */
-export const SETTLED_STATUSES = ["delivered", "failed", "filtered", "cancelled"] as const;
-export type SettledStatus = (typeof SETTLED_STATUSES)[number];
+export const SETTLED_STATUSES = FINAL_STATUSES;
+export type SettledStatus = FinalStatus;
 
-/** syncStatus values of the spec: 200 delivered, 422 validation failed, 502 failed, 408 timeout. */
+/** syncStatus values: 200 delivered, 422 validation failed, 502 failed, 408 timeout. */
 export type SyncStatus = 200 | 422 | 502 | 408;
 
 /**
- * The `done` message: the SSE data is `{status, body}` (the spec); the rest feeds sync mode.
+ * The `done` message: the SSE data is `{status, body}`; the rest feeds sync mode.
  * `filtered` and `cancelled` settle with status 200 (the pipeline ran as configured).
  */
 export const PipelineDone = z.object({

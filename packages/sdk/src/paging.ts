@@ -14,7 +14,7 @@ export interface PageQuery {
 }
 
 /** Reads `X-Total-Count`, or the items seen when the header is absent. */
-export function totalOf(response: Response, fallback: number): number {
+function totalOf(response: Response, fallback: number): number {
   const header = response.headers.get("x-total-count");
   return header !== null && /^\d+$/.test(header) ? Number(header) : fallback;
 }

@@ -16,8 +16,8 @@ export interface TransportOptions {
 }
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
-export const DEFAULT_MAX_RETRIES = 2;
-export const DEFAULT_MAX_RETRY_DELAY_MS = 30_000;
+const DEFAULT_MAX_RETRIES = 2;
+const DEFAULT_MAX_RETRY_DELAY_MS = 30_000;
 /** Wait before retrying a 429/503 that carried no Retry-After: 1 s, then 2 s, ... */
 const FALLBACK_DELAY_MS = 1_000;
 

@@ -2,18 +2,18 @@ import { type ApiClientOptions, tokenOf } from "./api-client.js";
 import { errorFromResponse } from "./errors.js";
 import { createRetryingFetch, type FetchFunction } from "./retrying-fetch.js";
 
-export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 
-export type QueryValue = string | number | boolean | undefined | null;
+type QueryValue = string | number | boolean | undefined | null;
 
-export interface RequestOptions {
+interface RequestOptions {
   query?: Record<string, QueryValue> | undefined;
   body?: unknown;
   headers?: Record<string, string> | undefined;
   signal?: AbortSignal | undefined;
 }
 
-export interface Answer<T> {
+interface Answer<T> {
   data: T;
   response: Response;
 }

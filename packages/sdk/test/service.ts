@@ -9,7 +9,7 @@ import {
 } from "@hookflow/testing";
 
 /** The built CLI (the root `pnpm test` builds first); started by path, never imported. */
-export const CLI = fileURLToPath(new URL("../../../apps/cli/dist/main.js", import.meta.url));
+const CLI = fileURLToPath(new URL("../../../apps/cli/dist/main.js", import.meta.url));
 
 export interface Service {
   app: ChildApp;

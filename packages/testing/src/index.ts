@@ -1,3 +1,4 @@
+export * from "./chat-stand-in.js";
 export * from "./child-app.js";
 export * from "./google-stand-in.js";
 export * from "./http-client.js";

@@ -37,8 +37,9 @@ export const TransformRunnerOptions = z.object({
   /** Payloads above this many characters of JSON text always run in jq (off the event loop). */
   jqInlineMaxInputChars: positiveInt(16 * 1024 * 1024).default(64 * 1024),
   /**
-   * Work units one inline run may spend (outputs, iterations, built characters / 64), plus one per
-   * character of input; past it the call goes to jq, and so do that program's later calls.
+   * Work units one inline run may spend (node evaluations, iterated elements, compared values,
+   * values built), plus one per character of input; past it the call goes to jq, and so do that
+   * program's later calls.
    */
   jqInlineBudget: positiveInt(10_000_000).default(20_000),
   /** Wall-clock limit of one jq run (a batch of events) on its worker thread. */
@@ -83,4 +84,3 @@ export const TransformRunnerOptions = z.object({
   offloadMemoryLimitMb: z.number().int().min(16).max(4096).default(128),
 });
 export type TransformRunnerOptions = z.input<typeof TransformRunnerOptions>;
-export type ResolvedTransformRunnerOptions = z.output<typeof TransformRunnerOptions>;

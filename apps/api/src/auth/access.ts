@@ -10,7 +10,7 @@ export function requireScope(actor: Actor, scope: Scope): void {
 }
 
 /**
- * Visibility (decisions.md section 2): a personal resource is visible to its owner; an
+ * Visibility (docs/decisions.md, "Identity and tenancy"): a personal resource is visible to its owner; an
  * organization's resource to the organization's members. An organization-bound key sees only
  * its organization.
  */

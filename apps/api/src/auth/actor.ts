@@ -1,4 +1,4 @@
-/** Scopes of decisions.md section 2. A session holds every scope. */
+/** Scopes of docs/decisions.md, "Identity and tenancy". A session holds every scope. */
 export const SCOPES = [
   "events:read",
   "events:write",

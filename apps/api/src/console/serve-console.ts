@@ -6,7 +6,7 @@ import type { ConsoleAsset, ConsoleAssets } from "./console-assets.js";
  * The console's content security policy: scripts, styles, images, fonts and requests from this
  * origin only; no framing, no plugins, forms and `<base>` to this origin.
  */
-export const CONSOLE_CSP = [
+const CONSOLE_CSP = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self'",

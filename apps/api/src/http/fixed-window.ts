@@ -18,7 +18,7 @@ end
 return { count, ttl }
 `;
 
-export interface WindowCount {
+interface WindowCount {
   /** Requests counted in this window, this one included. */
   count: number;
   /** Milliseconds until the window closes. */

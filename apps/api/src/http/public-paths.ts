@@ -1,4 +1,4 @@
-/** Routes of the api that need no credential (decisions.md section 0). */
+/** Routes of the api that need no credential (docs/decisions.md, "The api's edge"). */
 const PUBLIC = new Set([
   "/api/health",
   "/api/openapi.json",

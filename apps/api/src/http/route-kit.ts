@@ -6,7 +6,7 @@ import type { Actor, Scope } from "../auth/actor.js";
 import type { AuthEnv } from "../auth/authenticate.js";
 
 /**
- * Pieces every resource's route kit shares: bearer security, the scope middleware, the spec's
+ * Pieces every resource's route kit shares: bearer security, the scope middleware, the documented
  * error body in the OpenAPI document and the acting context of list queries. Each kit keeps
  * only its own wording (error descriptions, tags, id examples).
  */
@@ -25,8 +25,8 @@ export function scopeGuard(scope: Scope): MiddlewareHandler<AuthEnv> {
   };
 }
 
-/** Every error answer (decisions.md section 13). */
-export const ErrorBody = z.object({
+/** Every error answer (docs/decisions.md, "The api's edge"). */
+const ErrorBody = z.object({
   statusCode: z.number().int(),
   message: z.string(),
   error: z.string(),
@@ -34,7 +34,7 @@ export const ErrorBody = z.object({
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 503;
 
-/** The OpenAPI entry of one error answer, in the spec's error shape. */
+/** The OpenAPI entry of one error answer, in the documented error shape. */
 export function errorAnswer(description: string) {
   return { description, content: { "application/json": { schema: ErrorBody } } };
 }

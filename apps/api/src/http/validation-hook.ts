@@ -3,7 +3,7 @@ import type { z } from "zod";
 
 /**
  * zod-openapi's defaultHook: a request that fails its schema becomes a 400 naming the field,
- * in the spec's error shape.
+ * in the documented error shape.
  */
 export function validationHook(result: { success: boolean; error?: z.ZodError }): void {
   if (!result.success && result.error) throw new ValidationError(describeZodError(result.error));

@@ -19,7 +19,7 @@ export const CreateUserAccountInput = z.object({
 export type CreateUserAccountInput = z.input<typeof CreateUserAccountInput>;
 
 /** An origin as browsers send it: scheme, host and optional port, nothing after. */
-export const Origin = z
+const Origin = z
   .string()
   .trim()
   .transform((value) => value.replace(/\/+$/, ""))

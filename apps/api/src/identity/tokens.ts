@@ -1,7 +1,7 @@
 import { randomToken } from "@hookflow/domain";
 import { API_KEY_PREFIX } from "../auth/authenticate.js";
 
-export const SESSION_TOKEN_PREFIX = "hfs_";
+const SESSION_TOKEN_PREFIX = "hfs_";
 
 /** `hfs_` + 43 url-safe characters (about 256 bits). */
 export function newSessionToken(): string {

@@ -1,10 +1,11 @@
 import { parseArgs } from "node:util";
+import { EVENT_STATUSES } from "@hookflow/domain";
 import type { EventQuery, HookflowClient } from "@hookflow/sdk";
 import { ClientUsageError, type Io, printJson, printTable } from "./output.js";
 import { type ClientContext, parseOptions, positiveInt, runClient } from "./run-client.js";
 import { describeStreamMessage } from "./stream-lines.js";
 
-export const EVENTS_USAGE = `Usage: hookflow events list [--webhook <id>] [--status <status>] [--type <event type>]
+const EVENTS_USAGE = `Usage: hookflow events list [--webhook <id>] [--status <status>] [--type <event type>]
                            [--page <n>] [--limit <n>] [--json]
        hookflow events get <event id> [--json]
        hookflow events tail <webhook id> [--json]      new events and their steps, until Ctrl-C
@@ -14,7 +15,7 @@ export const EVENTS_USAGE = `Usage: hookflow events list [--webhook <id>] [--sta
                                                       them until none is pending (progress on stderr)
 `;
 
-const STATUSES = ["pending", "retrying", "delivered", "failed", "filtered", "cancelled"] as const;
+const STATUSES = EVENT_STATUSES;
 
 function statusOf(value: string | undefined): EventQuery["status"] {
   if (value === undefined) return undefined;

@@ -3,7 +3,7 @@ import { type HookflowClient, signWebhook } from "@hookflow/sdk";
 import { ClientUsageError } from "./output.js";
 import { type ClientContext, parseOptions, runClient } from "./run-client.js";
 
-export const LISTEN_USAGE = `Usage: hookflow listen <webhook id> --forward-to <url> [--json]
+const LISTEN_USAGE = `Usage: hookflow listen <webhook id> --forward-to <url> [--json]
 
 Forwards each new event of the webhook to a local URL as Hookflow starts it, and prints one
 line per event with the local answer. What is forwarded: a POST of the event's payload as JSON

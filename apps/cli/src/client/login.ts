@@ -3,7 +3,7 @@ import { ClientUsageError, printJson } from "./output.js";
 import { type ClientContext, parseOptions, runClient } from "./run-client.js";
 import { readStoredLogin, removeStoredLogin, writeStoredLogin } from "./settings.js";
 
-export const LOGIN_USAGE = `Usage: hookflow login --email <email> [--url <url>] [--password <password>]
+const LOGIN_USAGE = `Usage: hookflow login --email <email> [--url <url>] [--password <password>]
        hookflow logout
 
 login opens a session (the password is read from stdin when --password is absent) and stores

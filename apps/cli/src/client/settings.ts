@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { ClientEnv } from "../env.js";
 
 /** Used when neither `HOOKFLOW_URL` nor a login names a server. */
-export const DEFAULT_URL = "http://localhost:3000";
+const DEFAULT_URL = "http://localhost:3000";
 
 /** What `hookflow login` stores (the file is readable by its owner only). */
 export const StoredLogin = z.object({
@@ -22,7 +22,7 @@ export interface ClientSettings {
   configFile: string;
 }
 
-export function configFileOf(env: ClientEnv): string {
+function configFileOf(env: ClientEnv): string {
   if (env.configFile) return env.configFile;
   const base = env.xdgConfigHome ?? join(env.home ?? ".", ".config");
   return join(base, "hookflow", "config.json");

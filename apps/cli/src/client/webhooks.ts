@@ -3,7 +3,7 @@ import type { Webhook } from "@hookflow/sdk";
 import { ClientUsageError, type Io, printJson, printTable } from "./output.js";
 import { type ClientContext, parseOptions, positiveInt, runClient } from "./run-client.js";
 
-export const WEBHOOKS_USAGE = `Usage: hookflow webhooks list [--page <n>] [--limit <n>] [--json]
+const WEBHOOKS_USAGE = `Usage: hookflow webhooks list [--page <n>] [--limit <n>] [--json]
        hookflow webhooks create --name <name> [--target-url <url>] [--description <text>] [--json]
        hookflow webhooks get <webhook id> [--json]
 `;

@@ -5,7 +5,7 @@ import { findUserByEmail } from "@hookflow/db";
 import { NotFoundError } from "@hookflow/domain";
 import { type AdminIo, parseOrUsage, processIo, runAdmin, UsageError } from "./admin-shared.js";
 
-export const CREATE_KEY_USAGE = `Usage: hookflow admin create-key --email <email> --scopes <scope,scope...>
+const CREATE_KEY_USAGE = `Usage: hookflow admin create-key --email <email> --scopes <scope,scope...>
                                 [--org <organization id>] [--name <name>]
                                 [--origins <origin,origin...>] [--expires-at <ISO date>]
 

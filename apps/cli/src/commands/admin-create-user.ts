@@ -3,7 +3,7 @@ import { createUserAccount } from "@hookflow/api";
 import type { HookflowConfig } from "@hookflow/config";
 import { type AdminIo, parseOrUsage, processIo, runAdmin, UsageError } from "./admin-shared.js";
 
-export const CREATE_USER_USAGE = `Usage: hookflow admin create-user --email <email> --password <password> [--name <name>]
+const CREATE_USER_USAGE = `Usage: hookflow admin create-user --email <email> --password <password> [--name <name>]
 
 Creates a user who can then log in (POST /api/auth/login). Prints the user as JSON.
 The email must not be in use yet; the password needs at least 8 characters.

@@ -4,7 +4,7 @@ import { resealStoredCredentials, type SealProgress, sealStoredWebhookSecrets } 
 import { createKeyRing } from "@hookflow/domain";
 import { type AdminIo, parseOrUsage, processIo, runAdmin, UsageError } from "./admin-shared.js";
 
-export const ROTATE_KEY_USAGE = `Usage: hookflow admin rotate-encryption-key [--batch-size <n>]
+const ROTATE_KEY_USAGE = `Usage: hookflow admin rotate-encryption-key [--batch-size <n>]
 
 Re-encrypts every stored secret (webhook ingress tokens, signing secrets, incoming
 signature secrets, and the data of stored credentials) under HOOKFLOW_ENCRYPTION_KEY, and re-hashes ingress tokens with it. Values

@@ -59,7 +59,3 @@ export function useSession(): SessionState {
   if (!session) throw new Error("useSession outside SessionProvider");
   return session;
 }
-
-export function useApi(): Api {
-  return useSession().api;
-}

@@ -5,7 +5,7 @@ import type { Schemas } from "./client";
  * Every member of the union `T` as a list the UI can iterate: the compiler rejects a list that
  * misses a member or names an unknown one, so the API's types stay the one source of each enum.
  */
-export function everyOf<T extends string>() {
+function everyOf<T extends string>() {
   return <const L extends readonly T[]>(
     list: L & ([Exclude<T, L[number]>] extends [never] ? unknown : never),
   ): L => list;

@@ -12,7 +12,7 @@ const NAV = [
   { href: "/settings/organizations", label: "Organizations" },
 ];
 
-export function useMe() {
+function useMe() {
   const { api, token } = useSession();
   return useQuery({
     queryKey: ["me", token],

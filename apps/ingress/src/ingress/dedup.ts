@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { RedisKeys } from "@hookflow/queue";
 import type { Redis } from "ioredis";
 
-/** Headers that name a delivery, in order of preference (decisions.md section 6). */
+/** Headers that name a delivery, in order of preference (docs/decisions.md, "Ingress"). */
 const DEDUP_HEADERS = ["idempotency-key", "webhook-id", "x-github-delivery"] as const;
 
 /** Longer keys are hashed, so a sender cannot make Redis keys of arbitrary size. */
@@ -47,7 +47,7 @@ export interface DedupTarget {
  * claim and store leaves a claim that runs out, never one that names an event that does not
  * exist.
  */
-export async function claimDedupKey(
+async function claimDedupKey(
   options: DedupTarget & { eventId: string; pendingMs: number },
 ): Promise<DedupClaim> {
   const redisKey = options.keys.dedup(options.webhookId, options.key);

@@ -9,7 +9,7 @@ import { setFlagsFromString } from "node:v8";
  * is more frequent (mostly concurrent) marking; `docs/benchmarks.md` has the measurements. The
  * flag is read at every GC, so setting it at startup works; it applies to the whole process.
  */
-export const HEAP_GROWING_PERCENT = 30;
+const HEAP_GROWING_PERCENT = 30;
 
 export function limitHeapGrowth(percent: number = HEAP_GROWING_PERCENT): void {
   setFlagsFromString(`--heap-growing-percent=${Math.max(1, Math.round(percent))}`);

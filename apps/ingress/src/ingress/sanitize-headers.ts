@@ -13,7 +13,7 @@ const DROPPED = new Set([
 ]);
 
 /**
- * The request headers as stored on the event (decisions.md section 4: sanitised): lower-case
+ * The request headers as stored on the event (docs/decisions.md, "Delivery": sanitised): lower-case
  * names; credentials and every signature header removed.
  */
 export function sanitizeHeaders(headers: Headers): Record<string, string> {

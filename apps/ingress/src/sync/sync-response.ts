@@ -2,7 +2,7 @@ import type { PipelineStep } from "@hookflow/queue";
 import type { SyncOutcome } from "./sync-waiter.js";
 
 /** The target's response is returned truncated to 4 KB (spec limits). */
-export const SYNC_RESPONSE_LIMIT_BYTES = 4096;
+const SYNC_RESPONSE_LIMIT_BYTES = 4096;
 
 /**
  * syncStatus: the `done` status (200 delivered, and also filtered or cancelled, where the
@@ -10,7 +10,7 @@ export const SYNC_RESPONSE_LIMIT_BYTES = 4096;
  * pipeline keeps running), and 202 when the pipeline will go on later: the event is parked at an
  * approval, merge or delay node, or its webhook is inactive (held until it is activated).
  */
-export type SyncStatus = 200 | 202 | 408 | 422 | 502;
+type SyncStatus = 200 | 202 | 408 | 422 | 502;
 
 export interface SyncResponseBody {
   eventId: string;

@@ -10,9 +10,9 @@ import {
 import { Redis } from "ioredis";
 
 /** Spec: a sync-mode request waits for the pipeline at most 120 s. */
-export const SYNC_WAIT_MS = 120_000;
+const SYNC_WAIT_MS = 120_000;
 /** Without sync requests for this long, the ingress stops receiving every event's steps. */
-export const SYNC_IDLE_UNSUBSCRIBE_MS = 30_000;
+const SYNC_IDLE_UNSUBSCRIBE_MS = 30_000;
 
 /** What a sync-mode request learned about its event's pipeline. */
 export type SyncOutcome =

@@ -69,7 +69,7 @@ export function runEventStream(options: RunEventStreamOptions): (reason: StreamE
         return;
       }
       case "parked":
-        // Not an SSE event of the spec: the stream goes on until done or timeout.
+        // Not a documented SSE event: the stream goes on until done or timeout.
         return;
     }
   });

@@ -5,7 +5,7 @@ import type { Redis } from "ioredis";
 /** Why a stream was refused a slot. */
 export type SlotRefusal = "token" | "process";
 
-export type SlotGrant = { ok: true; release: () => void } | { ok: false; refused: SlotRefusal };
+type SlotGrant = { ok: true; release: () => void } | { ok: false; refused: SlotRefusal };
 
 export interface StreamSlots {
   /**

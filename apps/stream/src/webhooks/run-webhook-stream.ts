@@ -8,7 +8,7 @@ import type { WebhookFeedHub } from "./webhook-feed-hub.js";
 export type WebhookStreamEnd = StreamEnd | "expired";
 
 /** Events one stream follows at once; past it the oldest followed event is let go. */
-export const MAX_FOLLOWED_EVENTS = 200;
+const MAX_FOLLOWED_EVENTS = 200;
 
 export interface RunWebhookStreamOptions {
   sink: SseSink;

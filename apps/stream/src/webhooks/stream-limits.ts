@@ -1,9 +1,9 @@
 import { RateLimitedError, UnavailableError } from "@hookflow/domain";
 
 /** Webhook streams one user may hold open at once (per stream process). */
-export const WEBHOOK_STREAMS_PER_USER = 5;
+const WEBHOOK_STREAMS_PER_USER = 5;
 /** Webhook streams one stream process holds open at once. */
-export const WEBHOOK_STREAMS_PER_PROCESS = 1000;
+const WEBHOOK_STREAMS_PER_PROCESS = 1000;
 
 export interface WebhookStreamLimits {
   /** Takes a place for `userId` or throws (429 per user, 503 per process); returns its release. */

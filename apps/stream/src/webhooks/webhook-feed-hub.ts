@@ -7,7 +7,7 @@ import {
 } from "@hookflow/queue";
 import type { Redis } from "ioredis";
 
-export type FeedListener = (entry: FeedEntry) => void;
+type FeedListener = (entry: FeedEntry) => void;
 
 export interface WebhookFeedHub {
   /**

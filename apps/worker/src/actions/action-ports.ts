@@ -14,7 +14,7 @@ import type { HttpSender } from "../delivery/http-sender.js";
 import type { MongoClients } from "./mongo-clients.js";
 import type { TemplateRenderer } from "./render-templates.js";
 
-export type OpenedCredential =
+type OpenedCredential =
   | { ok: true; credential: CredentialData; sealed: string }
   | { ok: false; error: string };
 

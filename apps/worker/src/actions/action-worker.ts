@@ -5,7 +5,7 @@ import type { WorkerServices } from "../services.js";
 import { processAction } from "./process-action.js";
 
 /** Action runs one worker process runs at once. */
-export const ACTION_CONCURRENCY = 20;
+const ACTION_CONCURRENCY = 20;
 
 /**
  * The BullMQ worker of post-delivery action runs. Its lock and stalled check are the delivery

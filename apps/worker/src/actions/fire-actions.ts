@@ -16,7 +16,7 @@ function fires(triggerOn: TriggerOn, trigger: "success" | "failure"): boolean {
 }
 
 /** The active actions `outcome` fires, by `triggerOn`. */
-export function actionsFiredBy(
+function actionsFiredBy(
   actions: readonly PipelineNode[],
   outcome: SettledDelivery,
 ): PipelineNode[] {

@@ -5,7 +5,7 @@ import { MongoClient } from "mongodb";
 import { guardedLookup } from "../delivery/guarded-lookup.js";
 
 /** Connected clients kept per connection URI (the least recently used is closed beyond this). */
-export const MAX_MONGO_CLIENTS = 20;
+const MAX_MONGO_CLIENTS = 20;
 
 export interface MongoClients {
   /** A client for the URI, or why it may not be used (a private address literal). */
@@ -14,7 +14,7 @@ export interface MongoClients {
 }
 
 /** Host literals of a connection string (`mongodb://u:p@h1:27017,h2/db?x` -> [h1, h2]). */
-export function mongoHosts(connectionUri: string): string[] {
+function mongoHosts(connectionUri: string): string[] {
   const match = /^mongodb(?:\+srv)?:\/\/(?:[^@/]*@)?([^/?]*)/.exec(connectionUri);
   if (!match?.[1]) return [];
   return match[1].split(",").map((host) => {

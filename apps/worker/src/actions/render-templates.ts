@@ -2,7 +2,7 @@ import { compileJsonTemplate, renderJsonTemplate } from "@hookflow/domain";
 import type { TransformPort } from "@hookflow/pipeline";
 import type { ActionTemplateContext } from "./action-types.js";
 
-export type Rendered = { ok: true; text: string } | { ok: false; error: string };
+type Rendered = { ok: true; text: string } | { ok: false; error: string };
 
 /** JSON templates render at most this many characters (the payload limit). */
 export interface TemplateRenderer {
@@ -12,7 +12,7 @@ export interface TemplateRenderer {
   json: (template: string, context: ActionTemplateContext) => Rendered;
 }
 
-export interface RenderIds {
+interface RenderIds {
   eventId: string;
   webhookId: string;
   nodeId: string;

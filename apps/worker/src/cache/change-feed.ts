@@ -1,7 +1,7 @@
 import type { Logger } from "@hookflow/observability";
 import type { Redis } from "ioredis";
 
-export type ChangeHandler = (message: string) => void;
+type ChangeHandler = (message: string) => void;
 
 /**
  * The worker's one subscriber connection for change announcements (webhook and graph changes),

@@ -4,7 +4,7 @@ import type { DeliveryWebhook } from "@hookflow/db";
 export const CHAOS_ERROR = "chaos: injected failure";
 
 /**
- * Chaos testing (decisions.md section 5): `latencyMs` before every attempt, then with probability
+ * Chaos testing (docs/decisions.md, "Delivery"): `latencyMs` before every attempt, then with probability
  * `failureRate`% the attempt fails without a request. Returns true when the attempt must fail.
  */
 export async function applyChaos(

@@ -13,7 +13,7 @@ import type { Redis } from "ioredis";
 const STATE_TTL_MS = 7 * 24 * 3600 * 1000;
 const MAX_TRANSACTION_TRIES = 50;
 
-export interface CircuitTransition {
+interface CircuitTransition {
   from: CircuitState["state"];
   to: CircuitState["state"];
 }

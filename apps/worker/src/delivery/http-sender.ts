@@ -2,7 +2,7 @@ import { checkTargetUrl } from "@hookflow/domain";
 import { Agent, request } from "undici";
 import { guardedLookup, PrivateTargetError, RefusedTargetError } from "./guarded-lookup.js";
 
-export const RESPONSE_BODY_LIMIT = 4096;
+const RESPONSE_BODY_LIMIT = 4096;
 
 export interface SendResult {
   /** 0 when no HTTP response arrived. */
@@ -22,9 +22,9 @@ export interface HttpSender {
   send: (input: {
     url: string;
     headers: Record<string, string>;
-    body?: string;
-    /** POST unless given (post-delivery HTTP actions choose theirs). */
-    method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+    body: string;
+    /** POST unless given (scheduled workflows choose theirs); GET and HEAD send no body. */
+    method?: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
   }) => Promise<SendResult>;
   close: () => Promise<void>;
 }
@@ -75,7 +75,7 @@ export function createHttpSender(options: {
     },
   });
 
-  const send: HttpSender["send"] = async ({ url, headers, body, method }) => {
+  const send: HttpSender["send"] = async ({ url, headers, body, method = "POST" }) => {
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     const fail = (error: unknown): SendResult => {
@@ -100,9 +100,9 @@ export function createHttpSender(options: {
     }
     try {
       const response = await request(url, {
-        method: method ?? "POST",
+        method,
         headers,
-        body: body === "" && (method === "GET" || method === "DELETE") ? undefined : body,
+        body: method === "GET" || method === "HEAD" ? null : body,
         dispatcher: agent,
         signal: AbortSignal.timeout(timeoutMs),
       });

@@ -1,6 +1,8 @@
 import type { DeliveryEvent } from "@hookflow/db";
+import type { DeliveryPhase } from "@hookflow/domain";
 import type { DeliverJobData } from "@hookflow/queue";
 import type { WebhookGraph } from "../pipeline/graph-cache.js";
+import { graphForEntry } from "../pipeline/graph-entry.js";
 import type { WorkerServices } from "../services.js";
 import type { WorkerWebhook } from "../webhooks/webhook-cache.js";
 
@@ -8,7 +10,7 @@ import type { WorkerWebhook } from "../webhooks/webhook-cache.js";
 export interface DeliveryRun {
   /** True when this job starts a run (first delivery or replay): status was `pending`. */
   fresh: boolean;
-  phase: "primary" | "fallback";
+  phase: DeliveryPhase;
   /** Attempts the current phase's target already had in this run. */
   phaseAttempts: number;
 }
@@ -54,5 +56,12 @@ export async function loadDelivery(
         phase: event.deliveryPhase === "fallback" ? "fallback" : "primary",
         phaseAttempts: event.phaseAttemptCount,
       };
-  return { kind: "ready", webhook, event, body: data.body ?? event.body ?? "", run, graph };
+  return {
+    kind: "ready",
+    webhook,
+    event,
+    body: data.body ?? event.body ?? "",
+    run,
+    graph: graphForEntry(graph, event.entryNodeId),
+  };
 }

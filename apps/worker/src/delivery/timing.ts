@@ -1,5 +1,5 @@
-/** Longest chaos latency a webhook may configure (decisions.md section 1). */
-export const MAX_CHAOS_LATENCY_MS = 60_000;
+/** Longest chaos latency a webhook may configure (docs/decisions.md, "Webhooks"). */
+const MAX_CHAOS_LATENCY_MS = 60_000;
 
 /**
  * The job lock outlives the longest attempt (chaos latency + HTTP timeout + margin for the

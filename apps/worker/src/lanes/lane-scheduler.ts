@@ -12,7 +12,7 @@ export interface LaneScheduler {
 }
 
 /** How often the shares are recomputed: a lane that gets work gets its slots within this. */
-export const LANE_TICK_MS = 100;
+const LANE_TICK_MS = 100;
 
 /**
  * Work-conserving lane scheduling for one worker process: every tick reads how many jobs wait in

@@ -2,10 +2,10 @@ import type { HookflowConfig } from "@hookflow/config";
 import { lockDurationMs } from "../delivery/timing.js";
 
 /** BullMQ's own stalled-job check interval, kept in production. */
-export const STALLED_INTERVAL_MS = 30_000;
+const STALLED_INTERVAL_MS = 30_000;
 /** Floors that hold however small `HOOKFLOW_DELAY_SCALE` is. */
-export const MIN_LOCK_MARGIN_MS = 5_000;
-export const MIN_STALLED_INTERVAL_MS = 250;
+const MIN_LOCK_MARGIN_MS = 5_000;
+const MIN_STALLED_INTERVAL_MS = 250;
 
 export interface LaneTiming {
   /** How long a job's lock lasts without renewal (BullMQ renews it at half this while alive). */

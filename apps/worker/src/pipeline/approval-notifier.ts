@@ -23,7 +23,7 @@ export interface ApprovalMail {
 }
 
 /** How one claimed mail ended: `mailed` (or nobody to mail) is final; `retry` leaves the claim. */
-export type ApprovalMailOutcome = "mailed" | "retry";
+type ApprovalMailOutcome = "mailed" | "retry";
 
 /** Mails an approval gate's `notifyEmails` when a path parks there. */
 export interface ApprovalNotifier {
@@ -42,7 +42,7 @@ export interface ApprovalNotifier {
  * Long enough for any SMTP send (the mailer's socket timeout is 30 s); a send interrupted by a
  * crash is retried this much later by the sweeper.
  */
-export const APPROVAL_MAIL_LEASE_MS = 120_000;
+const APPROVAL_MAIL_LEASE_MS = 120_000;
 
 /**
  * One mail per parked path, with signed single-use approve and reject links valid until the

@@ -10,10 +10,10 @@ import {
 import { STEP_PAYLOAD_LIMIT_BYTES } from "../steps/step-reporter.js";
 
 /** Prefix of park ids (`prk_01J...`). */
-export const PARK_ID_PREFIX = "prk";
+const PARK_ID_PREFIX = "prk";
 
 /** What a child event of the same webhook carries: the graph already ran for it (skipped). */
-export const SKIP_GRAPH_STATE = { ...EMPTY_PIPELINE_STATE, claimed: true };
+const SKIP_GRAPH_STATE = { ...EMPTY_PIPELINE_STATE, claimed: true };
 
 /** The engine's continuation data kept with a park. */
 export interface StoredParkState {

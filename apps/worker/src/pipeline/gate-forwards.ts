@@ -76,6 +76,9 @@ export async function gateForwards(
     // A webhook deleted meanwhile: the apply skips the forward, as it always did.
     if (target && !sameOwnerScope(target, source.webhook)) {
       reasons.set(forward, "the webhook belongs to another owner than this graph");
+    } else if (target && forward.viaNodeType === "flowLink" && !target.acceptsInternalCalls) {
+      // Consent is read at run time: a webhook that withdrew it blocks its links' runs.
+      reasons.set(forward, "the webhook does not accept internal calls (acceptsInternalCalls)");
     } else {
       inScope.push(forward);
     }

@@ -32,13 +32,20 @@ export interface WebhookGraph {
    * they fire after an event's delivery settles (actions/fire-actions.ts), never in the graph.
    */
   actions: readonly PipelineNode[];
+  /** Where events enter when not at the webhook (see `graphForEntry`); `order` starts there. */
+  entry?: string;
 }
 
 export interface GraphCache {
   get: (webhookId: string) => Promise<WebhookGraph>;
 }
 
-const STATEFUL: ReadonlySet<FamilyKey> = new Set(["merge", "rateLimiter", "delay", "approval"]);
+export const STATEFUL: ReadonlySet<FamilyKey> = new Set([
+  "merge",
+  "rateLimiter",
+  "delay",
+  "approval",
+]);
 
 function isFamily(value: string): value is FamilyKey {
   return Object.hasOwn(FAMILIES, value);
@@ -72,7 +79,7 @@ function toNode(row: GraphNodeRow, logger: Logger): PipelineNode | undefined {
   } as PipelineNode;
 }
 
-export async function loadWebhookGraph(
+async function loadWebhookGraph(
   db: DbHandle,
   webhookId: string,
   logger: Logger,

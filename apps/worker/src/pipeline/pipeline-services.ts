@@ -2,6 +2,7 @@ import type { DbHandle } from "@hookflow/db";
 import type { Mailer } from "@hookflow/mail";
 import type { Logger } from "@hookflow/observability";
 import {
+  type AiPort,
   type EnginePorts,
   MERGE_TIMEOUT_SECONDS,
   type MergePort,
@@ -30,6 +31,8 @@ export interface PipelineServices {
   /** The worker's one mailer (approval gates and email actions share its SMTP pool and limits). */
   mailer: Mailer;
   delayScale: number;
+  /** AI nodes' model calls, set once the worker's services exist (they run tool webhooks). */
+  ai?: AiPort;
   /** The engine's ports for one event's job: steps go live to its stream as they happen. */
   portsFor: (eventId: string) => EnginePorts;
   close: () => Promise<void>;
@@ -65,7 +68,7 @@ export function createPipelineServices(options: {
   });
   const rateLimit = createRedisNodeRateLimit({ redis, keys });
   const merge = createRedisMergeStore({ redis, keys, ttlMs: mergeTtlMs(delayScale) });
-  return {
+  const services: PipelineServices = {
     graphs,
     transform: options.transform,
     patterns: options.patterns,
@@ -75,6 +78,7 @@ export function createPipelineServices(options: {
     mailer: options.mailer,
     delayScale,
     portsFor: (eventId) => ({
+      ...(services.ai ? { ai: services.ai } : {}),
       transform: options.transform,
       patterns: options.patterns,
       rateLimit,
@@ -88,4 +92,5 @@ export function createPipelineServices(options: {
       await options.closeTransform?.();
     },
   };
+  return services;
 }

@@ -14,6 +14,7 @@ import type { WorkerServices } from "../services.js";
 import { afterApply } from "./after-apply.js";
 import { type BuiltWrite, buildApplyWrite, type StoredParkState } from "./build-apply-write.js";
 import { gateForwards } from "./gate-forwards.js";
+import { graphForEntry } from "./graph-entry.js";
 import { parsePayload } from "./run-fresh-pipeline.js";
 
 const PARK_KINDS: readonly ParkKind[] = ["delay", "rateLimiter", "approval", "merge"];
@@ -72,7 +73,7 @@ export async function processResume(
     services.batches.readEvent({ id: park.eventId, withBody: false }),
   ]);
   if (!webhook || !event) return done("gone");
-  const graph = await services.pipeline.graphs.get(webhook.id);
+  const graph = graphForEntry(await services.pipeline.graphs.get(webhook.id), event.entryNodeId);
   const node = graph.graph.nodes.get(park.nodeId);
   const autoAction =
     node?.family === "approval"

@@ -12,6 +12,7 @@ import { afterApply } from "./after-apply.js";
 import { buildApplyWrite } from "./build-apply-write.js";
 import { gateForwards } from "./gate-forwards.js";
 import type { WebhookGraph } from "./graph-cache.js";
+import { awaitSyncLinks } from "./sync-links.js";
 
 /**
  * A run whose only outcome is the event's own delivery, not stored yet: the delivery's first
@@ -106,6 +107,7 @@ export async function runFreshPipeline(
           runId: runId ?? event.id,
           graph: graph.graph,
           order: graph.order,
+          ...(graph.entry ? { entry: graph.entry } : {}),
           start: {
             kind: "webhook",
             payload: parsePayload(rawBody),
@@ -164,6 +166,13 @@ export async function runFreshPipeline(
     result: applied,
     nodes: graph.graph.nodes,
     now,
+  });
+  await awaitSyncLinks(services, {
+    eventId: event.id,
+    plan,
+    forwardIds: built.write.newEvents.filter((e) => e.forward).map((e) => e.id),
+    created: new Map(applied.createdEvents.map((e) => [e.id, e])),
+    nodes: graph.graph.nodes,
   });
   switch (plan.event.kind) {
     case "deliver":

@@ -1,1 +1,1 @@
-export { type LuaScript, luaScript } from "@hookflow/queue";
+export { luaScript } from "@hookflow/queue";

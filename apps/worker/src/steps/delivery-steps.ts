@@ -1,3 +1,4 @@
+import type { DeliveryPhase } from "@hookflow/domain";
 import type { SendResult } from "../delivery/http-sender.js";
 import type { WorkerServices } from "../services.js";
 
@@ -6,7 +7,7 @@ import type { WorkerServices } from "../services.js";
  * each attempt at a target (`nodeType: "delivery"`, `nodeId`: the webhook id), then `done` when
  * the event settles. A retry is not the end: only delivered, failed and filtered are `done`.
  */
-type Phase = "primary" | "fallback";
+type Phase = DeliveryPhase;
 
 const targetName = (phase: Phase) => (phase === "fallback" ? "fallback target" : "target");
 

@@ -9,11 +9,11 @@ import type {
 import { truncateUtf8 } from "./truncate.js";
 
 /** A step as a node reports it; the event id and time are filled in. */
-export type StepInput = Omit<PipelineStep, "eventId" | "at">;
+type StepInput = Omit<PipelineStep, "eventId" | "at">;
 
-export type DeliveryStatus = PipelineDone["body"]["deliveryStatus"];
+type DeliveryStatus = PipelineDone["body"]["deliveryStatus"];
 
-export interface DoneInput {
+interface DoneInput {
   deliveryStatus: DeliveryStatus;
   statusCode?: number;
   latencyMs?: number;
@@ -23,7 +23,7 @@ export interface DoneInput {
   status?: PipelineDone["status"];
 }
 
-export type ParkedFlags = Omit<PipelineParked, "eventId">;
+type ParkedFlags = Omit<PipelineParked, "eventId">;
 
 /**
  * How the worker reports an event's pipeline to watchers (streams and sync-mode ingress
@@ -47,8 +47,8 @@ export interface StepReporter {
   flush: () => Promise<void>;
 }
 
-/** The target's response in `done` and sync mode is its first 4 KB (spec). */
-export const RESPONSE_LIMIT_BYTES = 4096;
+/** The target's response in `done` and sync mode is its first 4 KB. */
+const RESPONSE_LIMIT_BYTES = 4096;
 /** A node output above this is not streamed; watchers get its size instead. */
 export const STEP_PAYLOAD_LIMIT_BYTES = 64 * 1024;
 /** A sync-mode request waits 120 s at most; an expedited event is forgotten a little later. */

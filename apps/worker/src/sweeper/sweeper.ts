@@ -65,6 +65,11 @@ export function startSweeper(options: {
   now: () => Date;
   /** The graph cache and the approval notifier (for mails the worker never sent). */
   approvals: { graphs: GraphCache; notifier: ApprovalNotifier };
+  /**
+   * Further passes (scheduled workflows' schedulers, ...), run after the built-in ones under the
+   * same lease; each returns how much it repaired.
+   */
+  passes?: ReadonlyArray<{ name: string; run: (now: Date) => Promise<number> }>;
 }): Sweeper {
   const { db, queues, lease, logger, settings } = options;
   let cursor: OverdueCursor | undefined;
@@ -87,7 +92,9 @@ export function startSweeper(options: {
     const parks = await pass("park", () => sweepParksPage(now));
     const events = await pass("event", () => sweepEvents(now));
     const mails = await pass("approval mail", () => sweepMails(now));
-    return parks + events + mails;
+    let more = 0;
+    for (const extra of options.passes ?? []) more += await pass(extra.name, () => extra.run(now));
+    return parks + events + mails + more;
   };
 
   const sweepParksPage = async (now: Date): Promise<number> => {

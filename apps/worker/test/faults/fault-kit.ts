@@ -18,7 +18,7 @@ import { Redis } from "ioredis";
 import { type FaultReceiver, startFaultReceiver } from "./fault-receiver.js";
 
 /** The built CLI (the root `pnpm test` builds before jest runs). */
-export const CLI = fileURLToPath(new URL("../../../cli/dist/main.js", import.meta.url));
+const CLI = fileURLToPath(new URL("../../../cli/dist/main.js", import.meta.url));
 
 export type Role = "api" | "ingress" | "worker" | "stream";
 export type EventRow = typeof events.$inferSelect;

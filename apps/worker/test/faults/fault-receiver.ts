@@ -3,9 +3,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 
 /** What the receiver does with a request: answer now, or hold it open until `release()`. */
-export type Reply = { status: number; body?: string; delayMs?: number } | { hold: true };
+type Reply = { status: number; body?: string; delayMs?: number } | { hold: true };
 
-export interface Arrival {
+interface Arrival {
   eventId: string;
   /** `X-Hookflow-Delivery-Attempt` as sent. */
   attempt: string;

@@ -64,7 +64,7 @@ async function storedEventCount(): Promise<number> {
 
 /**
  * Posts `count` events one after another while a dependency is down: every answer must be 503,
- * never 202, in the spec's error shape.
+ * never 202, in the documented error shape.
  */
 async function expectOnly503(count: number): Promise<void> {
   for (let n = 0; n < count; n++) {

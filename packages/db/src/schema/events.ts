@@ -1,3 +1,4 @@
+import type { DeliveryPhase, EventStatus } from "@hookflow/domain";
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { webhooks } from "./webhooks.js";
@@ -14,8 +15,8 @@ export const events = pgTable(
     webhookId: text("webhook_id")
       .notNull()
       .references(() => webhooks.id, { onDelete: "cascade" }),
-    /** pending, retrying, delivered, failed, filtered, cancelled (decisions.md section 4). */
-    status: text("status").notNull().default("pending"),
+    /** One of EVENT_STATUSES (docs/decisions.md, "Delivery"). */
+    status: text("status").$type<EventStatus>().notNull().default("pending"),
     eventType: text("event_type"),
     /** The exact request body as received; the payload is its JSON parse. */
     body: text("body").notNull(),
@@ -43,11 +44,16 @@ export const events = pgTable(
     forwardDepth: integer("forward_depth").notNull().default(0),
     chainStep: integer("chain_step"),
     /**
+     * Where the event enters its webhook's graph when not at the webhook itself: the scheduled
+     * workflow whose tick injected it (nodes listing the workflow in inputNodes run on it).
+     */
+    entryNodeId: text("entry_node_id"),
+    /**
      * Which target the current delivery run is on (`primary`, then `fallback` once the primary's
      * budget is spent) and how many attempts that target has had in this run. A worker that finds
      * the event `pending` starts a new run (first delivery or replay) from `primary`, 0.
      */
-    deliveryPhase: text("delivery_phase").notNull().default("primary"),
+    deliveryPhase: text("delivery_phase").$type<DeliveryPhase>().notNull().default("primary"),
     phaseAttemptCount: integer("phase_attempt_count").notNull().default(0),
     /**
      * The node graph's current run (null until a run with stateful nodes starts): keys merge

@@ -40,7 +40,7 @@ export const pipelineNodes = pgTable(
 );
 
 /**
- * A canvas layout (`nodes`, `edges` in the spec's canvas node form) and the graph it showed,
+ * A canvas layout (`nodes`, `edges` in the canvas node form) and the graph it showed,
  * frozen at save time (`graph`: the node records and webhooks it referenced), so time travel
  * replays events through the graph as it was, not as it is now.
  */

@@ -1,4 +1,4 @@
-import type { Sealed } from "@hookflow/domain";
+import type { Sealed, WebhookSignatureType } from "@hookflow/domain";
 import { sql } from "drizzle-orm";
 import {
   boolean,
@@ -49,7 +49,10 @@ export const webhooks = pgTable(
     backoffMultiplier: doublePrecision("backoff_multiplier").notNull().default(2),
     rateLimitPerMinute: integer("rate_limit_per_minute").notNull().default(0),
     rateLimitPerSecond: integer("rate_limit_per_second").notNull().default(0),
-    incomingSignatureType: text("incoming_signature_type").notNull().default("none"),
+    incomingSignatureType: text("incoming_signature_type")
+      .$type<WebhookSignatureType>()
+      .notNull()
+      .default("none"),
     incomingSignatureSecret: text("incoming_signature_secret").$type<Sealed>(),
     payloadFilters: jsonb("payload_filters").$type<PayloadFilterRow[]>().notNull().default([]),
     degradedAfter: integer("degraded_after").notNull().default(2),

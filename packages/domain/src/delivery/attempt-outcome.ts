@@ -1,4 +1,4 @@
-/** Classifying one HTTP attempt and deciding what follows a failure (decisions.md section 5). */
+/** Classifying one HTTP attempt and deciding what follows a failure (docs/decisions.md, "Delivery"). */
 
 export type AttemptClass = "success" | "retryable" | "permanent";
 

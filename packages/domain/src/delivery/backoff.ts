@@ -1,4 +1,4 @@
-/** Retry timing (decisions.md section 5). Pure: randomness and clock are parameters. */
+/** Retry timing (docs/decisions.md, "Delivery"). Pure: randomness and clock are parameters. */
 
 export const MAX_RETRY_DELAY_MS = 24 * 60 * 60 * 1000;
 export const RETRY_JITTER = 0.1;

@@ -1,5 +1,5 @@
 /**
- * Per-webhook circuit breaker as a pure state machine (decisions.md section 4). The worker keeps
+ * Per-webhook circuit breaker as a pure state machine (docs/decisions.md, "Delivery"). The worker keeps
  * the state in Redis and applies these transitions atomically, so all workers share one breaker.
  */
 

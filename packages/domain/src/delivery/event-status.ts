@@ -1,5 +1,7 @@
-/** Event statuses and their allowed transitions (decisions.md section 4). */
-
+/**
+ * Event statuses (docs/decisions.md, "Delivery"): every list of statuses in the code is one of
+ * these, so a new status is added in one place.
+ */
 export const EVENT_STATUSES = [
   "pending",
   "retrying",
@@ -10,34 +12,20 @@ export const EVENT_STATUSES = [
 ] as const;
 export type EventStatus = (typeof EVENT_STATUSES)[number];
 
-/** Statuses from which nothing happens until a replay. */
-export const FINAL_STATUSES: readonly EventStatus[] = [
-  "delivered",
-  "failed",
-  "filtered",
-  "cancelled",
-];
+/** Statuses from which nothing happens until a replay (a replay starts only from these). */
+export const FINAL_STATUSES = ["delivered", "failed", "filtered", "cancelled"] as const;
+export type FinalStatus = (typeof FINAL_STATUSES)[number];
 
 /** Statuses with delivery work still ahead (the only ones that may be cancelled). */
-export const ACTIVE_STATUSES: readonly EventStatus[] = ["pending", "retrying"];
+export const OPEN_STATUSES = ["pending", "retrying"] as const;
+export type OpenStatus = (typeof OPEN_STATUSES)[number];
 
-const TRANSITIONS: Record<EventStatus, readonly EventStatus[]> = {
-  pending: ["filtered", "delivered", "retrying", "failed", "cancelled"],
-  retrying: ["delivered", "retrying", "failed", "cancelled"],
-  // Replay: any final state goes back to pending (same id, attempts keep numbering).
-  delivered: ["pending"],
-  failed: ["pending"],
-  filtered: ["pending"],
-  cancelled: ["pending"],
-};
-
-export function isFinalStatus(status: EventStatus): boolean {
-  return FINAL_STATUSES.includes(status);
-}
-
-export function canTransition(from: EventStatus, to: EventStatus): boolean {
-  return TRANSITIONS[from].includes(to);
-}
+/**
+ * Which target a delivery run is on: the primary until its budget is spent, then the fallback
+ * (docs/decisions.md, "Retries, fallback and the target guard").
+ */
+export const DELIVERY_PHASES = ["primary", "fallback"] as const;
+export type DeliveryPhase = (typeof DELIVERY_PHASES)[number];
 
 /** The event type: top-level `type`, else `event`, when it is a string. */
 export function eventTypeOf(payload: unknown): string | null {

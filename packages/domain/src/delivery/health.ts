@@ -1,4 +1,4 @@
-/** Webhook health from consecutive final failures of the primary target (decisions.md section 4). */
+/** Webhook health from consecutive final failures of the primary target (docs/decisions.md, "Delivery"). */
 
 export type HealthStatus = "healthy" | "degraded" | "down";
 

@@ -1,6 +1,6 @@
 /**
  * Payload filter rules shared by webhook payloadFilters, additional-target filters, filter nodes
- * and routers (decisions.md section 8). Pure: no I/O, never throws on odd payloads.
+ * and routers (docs/decisions.md, "Node families and canvas"). Pure: no I/O, never throws on odd payloads.
  */
 
 export type FilterOperator =

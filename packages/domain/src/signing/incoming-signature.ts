@@ -2,7 +2,7 @@ import { hmacSha256, safeEqual, type VerifyResult } from "./hmac.js";
 
 export type IncomingSignatureType = "none" | "custom" | "github" | "stripe";
 
-/** Stripe rejects signatures whose `t` is older than this (decisions.md section 6). */
+/** Stripe rejects signatures whose `t` is older than this (docs/decisions.md, "Ingress"). */
 export const STRIPE_TOLERANCE_SECONDS = 300;
 
 export const INCOMING_SIGNATURE_HEADERS = {

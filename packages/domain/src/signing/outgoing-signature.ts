@@ -11,7 +11,7 @@ const DIGITS = /^\d+$/;
 
 /**
  * `X-Hookflow-Signature` value: `t=<unix ms>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, keyed with the
- * UTF-8 bytes of the whole secret, `whsec_` prefix included (decisions.md section 5).
+ * UTF-8 bytes of the whole secret, `whsec_` prefix included (docs/decisions.md, "Delivery").
  */
 export function signHookflow(
   secret: string | KeyObject,
@@ -138,7 +138,7 @@ export type DeliveryHeadersInput = {
   keys: DeliverySigningKeys | null | undefined;
   body: string | Uint8Array;
   nowMs: number;
-  /** Chained deliveries (decisions.md section 9) also carry the chain headers. */
+  /** Chained deliveries (docs/decisions.md, "JSON templates") also carry the chain headers. */
   chain?: { step: number; original: unknown; previous: unknown } | undefined;
 };
 
@@ -147,7 +147,7 @@ function base64Json(value: unknown): string {
 }
 
 /**
- * Headers of one delivery attempt (decisions.md sections 0 and 5): Hookflow's own headers plus the
+ * Headers of one delivery attempt (docs/decisions.md, "The api's edge" and "Delivery"): Hookflow's own headers plus the
  * Standard Webhooks trio. Signature headers only when a signing secret is set; chain headers only
  * for chained deliveries (Original and Previous are base64 of the JSON text).
  */

@@ -1,6 +1,6 @@
 import { hmacSha256, safeEqual } from "./hmac.js";
 
-/** A stream token is valid for 120 s after it is issued (decisions.md section 7). */
+/** A stream token is valid for 120 s after it is issued (docs/decisions.md, "Live steps, stream and sync mode"). */
 export const STREAM_TOKEN_TTL_MS = 120_000;
 
 export type StreamTokenResult =

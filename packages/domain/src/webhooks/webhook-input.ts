@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * Request bodies of `POST /webhooks` and `PATCH /webhooks/:id` (decisions.md section 1). Both
+ * Request bodies of `POST /webhooks` and `PATCH /webhooks/:id` (docs/decisions.md, "Webhooks"). Both
  * published field sets are accepted: set A (`maxRetries`, `rateLimitPerMinute`, ...) and set B
  * (`retryPolicy`, `circuitBreaker`, `chaosConfig`, ...). Fields nobody knows are ignored (zod
  * strips them), so a client may send back a webhook it read, read-only fields included.

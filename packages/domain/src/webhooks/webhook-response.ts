@@ -56,7 +56,7 @@ export interface WebhookRecord {
   updatedAt: Date;
 }
 
-/** The union of both field sets (decisions.md section 1); the incoming secret is never shown. */
+/** The union of both field sets (docs/decisions.md, "Webhooks"); the incoming secret is never shown. */
 export const WebhookResponse = z
   .object({
     id: z.string(),

@@ -48,7 +48,7 @@ export interface WebhookSettings {
   chainWebhookIds: string[];
 }
 
-/** Defaults of both field sets and decisions.md section 1. */
+/** Defaults of both field sets and docs/decisions.md, "Webhooks". */
 export const WEBHOOK_DEFAULTS: Omit<WebhookSettings, "name"> = {
   description: "",
   targetUrl: "",

@@ -18,6 +18,8 @@ export type NodeResult =
       forwards?: string[];
       /** True when the node changed the payload (the step then shows it as `lastPayload`). */
       changed?: boolean;
+      /** What the node's step records besides the payload (an AI node's usage and tool calls). */
+      detail?: Record<string, unknown>;
     }
   | { kind: "blocked"; reason: string }
   | { kind: "failed"; error: string; failure: FailureKind }

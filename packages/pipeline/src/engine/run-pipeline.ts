@@ -54,7 +54,7 @@ function parkedAtOf(state: Record<string, unknown>): number | undefined {
 }
 
 /**
- * Runs an event through the graph reachable from its webhook (decisions.md section 8), with no
+ * Runs an event through the graph reachable from its webhook (docs/decisions.md, "Node families and canvas"), with no
  * I/O of its own: every side effect goes through `ports`. It starts at the webhook (payload
  * filters, then every path in graph order) or resumes a parked path, and returns what became of
  * each path: deliver, forward (a new event in another webhook), blocked, failed, parked or joined
@@ -63,7 +63,8 @@ function parkedAtOf(state: Record<string, unknown>): number | undefined {
  */
 export async function runPipeline(input: RunInput, ports: EnginePorts): Promise<RunResult> {
   const { graph, webhookId } = input;
-  const order = input.order ?? reachableFrom(graph, webhookId);
+  const entry = input.entry ?? webhookId;
+  const order = input.order ?? reachableFrom(graph, entry);
   const rank = new Map(order.map((id, index) => [id, index]));
   const steps: StepDraft[] = [];
   const outcomes: PathOutcome[] = [];
@@ -83,6 +84,7 @@ export async function runPipeline(input: RunInput, ports: EnginePorts): Promise<
       durationMs: step.durationMs,
       error: step.error,
       lastPayload: step.lastPayload,
+      detail: step.detail,
       at: isoTime(ports.now()),
     };
     steps.push(full);
@@ -96,11 +98,20 @@ export async function runPipeline(input: RunInput, ports: EnginePorts): Promise<
     queue.splice(at, 0, work);
   };
 
-  /** Moves a path past `fromId`: on to its flow successors, or to its end. */
+  /**
+   * Moves a path past `fromId`: on to its flow successors, or to its end. Flow links hanging off
+   * the vertex take branches of their own and leave the path as it would be without them (a
+   * source whose only successor is a link still delivers).
+   */
   const advance = (fromId: string, path: PathState, forwarded: boolean) => {
-    const next = outgoingEdges(graph, fromId)
+    const successors = outgoingEdges(graph, fromId)
       .filter((edge) => edge.kind === "flow" && rank.has(edge.to))
       .map((edge) => edge.to);
+    const isLink = (id: string) => graph.nodes.get(id)?.family === "flowLink";
+    const next = successors.filter((id) => !isLink(id));
+    for (const id of successors) {
+      if (isLink(id)) enqueue(id, { ...path, id: `${path.id}>${id}` });
+    }
     if (next.length === 0) {
       // A path that ends after forwarding has gone where it was sent; otherwise it delivers.
       if (!forwarded) {
@@ -130,6 +141,7 @@ export async function runPipeline(input: RunInput, ports: EnginePorts): Promise<
           status: "success",
           durationMs,
           lastPayload: result.changed ? result.path.payload : undefined,
+          detail: result.detail,
         });
         const forwards = result.forwards ?? [];
         for (const target of forwards) {
@@ -248,7 +260,7 @@ export async function runPipeline(input: RunInput, ports: EnginePorts): Promise<
       });
       return { outcomes, steps, mergesSettled };
     }
-    advance(webhookId, { id: "root", payload: start.payload, body: null }, false);
+    advance(entry, { id: "root", payload: start.payload, body: null }, false);
   } else {
     const node = graph.nodes.get(start.nodeId);
     const startedAt = ports.now();

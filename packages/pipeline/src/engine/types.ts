@@ -2,6 +2,7 @@ import type { PayloadFilter } from "@hookflow/domain";
 import type { MergeAnswer, MergeArrival, MergeKey } from "../executors/merge.js";
 import type { RateLimitAnswer } from "../executors/rate-limit.js";
 import type { PatternPort } from "../executors/schema-validator.js";
+import type { AiNodeConfig } from "../families/ai-node.js";
 import type { NodeType } from "../families/common.js";
 import type { TransformNodeConfig } from "../families/definitions.js";
 import type { PipelineGraph } from "../graph/build-graph.js";
@@ -103,8 +104,32 @@ export interface MergePort {
   expire(key: MergeKey): Promise<boolean>;
 }
 
+/** What an AI node asks for: its config and the messages it starts with. */
+export interface AiRequest {
+  nodeId: string;
+  nodeName: string;
+  /** The node's owner scope (tools and credentials must be of it). */
+  ownerId: string;
+  organizationId: string | null;
+  eventId: string;
+  config: AiNodeConfig;
+  /** The system prompt, then the rendered prompt as the user message. */
+  messages: Array<{ role: "system" | "user"; content: string }>;
+}
+
+export type AiAnswer =
+  | { ok: true; output: unknown; detail: Record<string, unknown> }
+  | { ok: false; error: string; detail?: Record<string, unknown> };
+
+/** Runs an AI node's chat loop (model calls and tool calls). Never throws for remote errors. */
+export interface AiPort {
+  complete(request: AiRequest): Promise<AiAnswer>;
+}
+
 export interface EnginePorts {
   transform: TransformPort;
+  /** Model calls of AI nodes; absent in dry runs, which record the request instead. */
+  ai?: AiPort;
   /** Runs the schema-validator pattern checks too costly for the event loop. */
   patterns: PatternPort;
   rateLimit: RateLimitPort;
@@ -150,8 +175,13 @@ export interface RunInput {
   /** Identifies the event's current pipeline run (a replay starts another). */
   runId: string;
   graph: PipelineGraph;
-  /** `reachableFrom(graph, webhookId)`, when the caller has it cached. */
+  /** `reachableFrom(graph, entry ?? webhookId)`, when the caller has it cached. */
   order?: readonly string[];
+  /**
+   * The vertex the event enters the graph at when not its webhook: the scheduled workflow whose
+   * tick injected it. The webhook's payload filters still apply first.
+   */
+  entry?: string;
   start: RunStart;
 }
 

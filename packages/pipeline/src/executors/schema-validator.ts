@@ -125,7 +125,7 @@ function checkField(payload: unknown, field: SchemaField, patterns: InlinePatter
 }
 
 /**
- * Validates a payload against a schema validator's fields (decisions.md section 8). Paths are
+ * Validates a payload against a schema validator's fields (docs/decisions.md, "Node families and canvas"). Paths are
  * dot notation with numeric array indexes, as in filters. A field that is absent fails only when
  * `required`; a field holding `null` is present and must have type `null`. With `strictMode`,
  * fields the schema does not list are rejected (see `checkStrictMode` for what "listed" means).

@@ -3,7 +3,7 @@ import { z } from "zod";
 
 /**
  * Canonical `nodeType` values used in `inputNodes`, steps and parked-at records. Writes accept the
- * aliases below (the spec's examples use `filter`, users write `filter-node`, `filterNode`, or the
+ * aliases below (the documented examples use `filter`, users write `filter-node`, `filterNode`, or the
  * family path) and store the canonical name.
  */
 export const NODE_TYPES = [
@@ -23,6 +23,8 @@ export const NODE_TYPES = [
   "sheetsAction",
   "gmailAction",
   "mongoAction",
+  "flowLink",
+  "ai",
 ] as const;
 export type NodeType = (typeof NODE_TYPES)[number];
 
@@ -66,6 +68,11 @@ const ALIASES: Record<string, NodeType> = {
   gmailactions: "gmailAction",
   mongoaction: "mongoAction",
   mongoactions: "mongoAction",
+  flowlink: "flowLink",
+  flowlinks: "flowLink",
+  ainode: "ai",
+  ainodes: "ai",
+  ai: "ai",
 };
 
 /** `"filter-node"`, `"filterNode"`, `"filter-nodes"` -> `"filter"`; unknown -> undefined. */

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { FilterRule } from "./common.js";
 
 /**
- * Config of each processing-node family (the spec's Node families table and decisions.md
+ * Config of each processing-node family (the documented Node families table and decisions.md
  * section 8). These schemas describe a complete, stored config; `defaults` lists the fields a
  * create may omit. Every family also has `name` and `inputNodes` (see registry.ts).
  */

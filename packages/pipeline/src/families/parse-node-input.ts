@@ -55,23 +55,59 @@ function checkInputs(key: FamilyKey, inputNodes: readonly InputNode[]): void {
   });
 }
 
+/**
+ * A source family (a scheduled workflow) starts events itself: it has no inputs. A family whose
+ * inputs follow from its config (a flow link) takes none from the body either.
+ */
+function checkSourceInputs(key: FamilyKey, inputNodes: readonly InputNode[]): void {
+  const definition = FAMILIES[key];
+  if (inputNodes.length === 0) return;
+  if ("source" in definition) {
+    throw new ValidationError(
+      `inputNodes: a ${definition.nodeType} starts events itself and takes no inputs`,
+    );
+  }
+  if ("inputsOf" in definition) {
+    throw new ValidationError(
+      `inputNodes: a ${definition.nodeType}'s input is its source (sourceNodeType, sourceNodeId)`,
+    );
+  }
+}
+
+/** The inputs a family derives from its config, else those given. */
+function inputsFor<F extends FamilyKey>(
+  key: F,
+  config: FamilyConfig<F>,
+  given: InputNode[],
+): InputNode[] {
+  const definition = FAMILIES[key] as { inputsOf?: (config: FamilyConfig<F>) => InputNode[] };
+  return definition.inputsOf ? definition.inputsOf(config) : given;
+}
+
+/** A body with the family's default name filled in when it has one and none was given. */
+function withDefaultName(key: FamilyKey, body: Record<string, unknown>): Record<string, unknown> {
+  const definition: { defaultName?: string } = FAMILIES[key];
+  return body.name === undefined && definition.defaultName
+    ? { ...body, name: definition.defaultName }
+    : body;
+}
+
 /** A create body: `name` required, defaults applied, every field validated (400 naming it). */
 export function parseCreateNode<F extends FamilyKey>(key: F, body: unknown): NodeInput<F> {
   if (!isObject(body)) throw new ValidationError("Request body must be a JSON object");
-  const common = Common.safeParse(body);
+  const common = Common.safeParse(withDefaultName(key, body));
   if (!common.success) fail(common.error);
   const definition = FAMILIES[key];
+  checkSourceInputs(key, common.data.inputNodes);
   const config = definition.config.safeParse({
     ...definition.defaults,
     ...pick(body, configKeys(key)),
   });
   if (!config.success) fail(config.error);
-  checkInputs(key, common.data.inputNodes);
-  return {
-    name: common.data.name,
-    inputNodes: common.data.inputNodes,
-    config: config.data as FamilyConfig<F>,
-  };
+  const parsed = config.data as FamilyConfig<F>;
+  const inputNodes = inputsFor(key, parsed, common.data.inputNodes);
+  checkInputs(key, inputNodes);
+  return { name: common.data.name, inputNodes, config: parsed };
 }
 
 /**
@@ -86,16 +122,14 @@ export function parseUpdateNode<F extends FamilyKey>(
   if (!isObject(body)) throw new ValidationError("Request body must be a JSON object");
   const common = CommonPatch.safeParse(body);
   if (!common.success) fail(common.error);
+  if (common.data.inputNodes) checkSourceInputs(key, common.data.inputNodes);
   const config = FAMILIES[key].config.safeParse({
     ...existing.config,
     ...pick(body, configKeys(key)),
   });
   if (!config.success) fail(config.error);
-  const inputNodes = common.data.inputNodes ?? existing.inputNodes;
+  const parsed = config.data as FamilyConfig<F>;
+  const inputNodes = inputsFor(key, parsed, common.data.inputNodes ?? existing.inputNodes);
   checkInputs(key, inputNodes);
-  return {
-    name: common.data.name ?? existing.name,
-    inputNodes,
-    config: config.data as FamilyConfig<F>,
-  };
+  return { name: common.data.name ?? existing.name, inputNodes, config: parsed };
 }

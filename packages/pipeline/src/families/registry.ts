@@ -7,6 +7,7 @@ import {
   NotificationActionConfig,
   SheetsActionConfig,
 } from "./action-definitions.js";
+import { AiNodeConfig } from "./ai-node.js";
 import type { InputNode, NodeType } from "./common.js";
 import {
   ApprovalNodeConfig,
@@ -18,6 +19,8 @@ import {
   SchemaValidatorConfig,
   TransformNodeConfig,
 } from "./definitions.js";
+import { FlowLinkConfig, flowLinkInputs } from "./flow-link.js";
+import { ScheduledWorkflowConfig } from "./scheduled-workflow.js";
 
 /**
  * One entry per processing-node family. Adding a family is one entry here (plus its executor in
@@ -38,6 +41,15 @@ interface FamilyDefinition<T extends z.ZodObject> {
    * the graph an event passes through). Absent: a processing node.
    */
   role?: "action";
+  /**
+   * A source starts events of its own (a scheduled workflow's ticks) and takes no inputNodes;
+   * it never runs inside a webhook's pipeline.
+   */
+  source?: true;
+  /** inputNodes derived from the config (a flow link's source); a body may not set them. */
+  inputsOf?: (config: z.infer<T>) => InputNode[];
+  /** The name a create without one gets. */
+  defaultName?: string;
 }
 
 function family<T extends z.ZodObject>(definition: FamilyDefinition<T>): FamilyDefinition<T> {
@@ -166,6 +178,30 @@ export const FAMILIES = {
     config: MongoActionConfig,
     defaults: { operation: "insertOne", triggerOn: "success", isActive: true },
   }),
+  scheduledWorkflow: family({
+    nodeType: "scheduledWorkflow",
+    path: "scheduled-workflows",
+    idPrefix: "swf",
+    config: ScheduledWorkflowConfig,
+    defaults: { timezone: "UTC", method: "POST", headers: {}, isActive: true },
+    source: true,
+  }),
+  flowLink: family({
+    nodeType: "flowLink",
+    path: "flow-links",
+    idPrefix: "flk",
+    config: FlowLinkConfig,
+    defaults: { mode: "async" },
+    inputsOf: flowLinkInputs,
+    defaultName: "flow link",
+  }),
+  aiNode: family({
+    nodeType: "ai",
+    path: "ai-nodes",
+    idPrefix: "ain",
+    config: AiNodeConfig,
+    defaults: { systemPrompt: "", toolWebhookIds: [], maxToolCalls: 5, credentialId: null },
+  }),
 } as const;
 
 export type FamilyKey = keyof typeof FAMILIES;
@@ -199,7 +235,7 @@ export function credentialReferencesOf<F extends FamilyKey>(
   return typeof credentialId === "string" ? [{ field: "credentialId", credentialId }] : [];
 }
 
-/** The family whose canonical node type is `type` (webhook and scheduledWorkflow have none). */
+/** The family whose canonical node type is `type` (webhooks have none). */
 export function familyOfNodeType(type: NodeType): FamilyKey | undefined {
   return FAMILY_KEYS.find((key) => FAMILIES[key].nodeType === type);
 }
@@ -245,6 +281,23 @@ export function outputReferencesOf<F extends FamilyKey>(
         field: `outputTransformIds.${i}`,
       })),
     ];
+  }
+  if (key === "aiNode") {
+    return (config as FamilyConfig<"aiNode">).toolWebhookIds.map((nodeId, i) => ({
+      nodeType: "webhook" as const,
+      nodeId,
+      field: `toolWebhookIds.${i}`,
+    }));
+  }
+  if (key === "flowLink") {
+    const webhookId = (config as FamilyConfig<"flowLink">).webhookId;
+    return [{ nodeType: "webhook" as const, nodeId: webhookId, field: "webhookId" }];
+  }
+  if (key === "scheduledWorkflow") {
+    const webhookId = (config as FamilyConfig<"scheduledWorkflow">).webhookId;
+    return webhookId
+      ? [{ nodeType: "webhook" as const, nodeId: webhookId, field: "webhookId" }]
+      : [];
   }
   return [];
 }
@@ -303,6 +356,18 @@ export function withoutOutputReference<F extends FamilyKey>(
       outputWebhookIds: limiter.outputWebhookIds.filter((id) => id !== nodeId),
       outputTransformIds: limiter.outputTransformIds.filter((id) => id !== nodeId),
     } as FamilyConfig<F>;
+  }
+  if (key === "aiNode") {
+    const ai = config as FamilyConfig<"aiNode">;
+    return {
+      ...ai,
+      toolWebhookIds: ai.toolWebhookIds.filter((id) => id !== nodeId),
+    } as FamilyConfig<F>;
+  }
+  if (key === "scheduledWorkflow") {
+    const workflow = config as FamilyConfig<"scheduledWorkflow">;
+    // Without its webhook a webhook-mode workflow is invalid: deleting the webhook is a 409.
+    if (workflow.webhookId === nodeId) return { ...workflow, webhookId: null } as FamilyConfig<F>;
   }
   return config;
 }

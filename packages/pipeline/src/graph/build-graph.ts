@@ -47,6 +47,16 @@ export function edgesOf(node: PipelineNode): GraphEdge[] {
       edges.push({ from: node.id, to: route.outputWebhookId, kind: "forward" });
     }
   }
+  if (node.family === "aiNode") {
+    // A tool call runs the webhook's pipeline: an edge, so a tool that reaches back is a cycle.
+    for (const id of (node.config as FamilyConfig<"aiNode">).toolWebhookIds) {
+      edges.push({ from: node.id, to: id, kind: "forward" });
+    }
+  }
+  if (node.family === "flowLink") {
+    const link = node.config as FamilyConfig<"flowLink">;
+    edges.push({ from: node.id, to: link.webhookId, kind: "forward" });
+  }
   if (node.family === "rateLimiter") {
     const limiter = node.config as FamilyConfig<"rateLimiter">;
     for (const id of limiter.outputTransformIds) {

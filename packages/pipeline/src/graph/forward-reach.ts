@@ -54,6 +54,9 @@ function forwardTargets(node: PipelineNode): { all: string[] } | { oneOf: string
   if (node.family === "rateLimiter") {
     return { all: (node.config as FamilyConfig<"rateLimiter">).outputWebhookIds };
   }
+  if (node.family === "flowLink") {
+    return { all: [(node.config as FamilyConfig<"flowLink">).webhookId] };
+  }
   if (node.family === "router") {
     return { oneOf: (node.config as FamilyConfig<"router">).routes.map((r) => r.outputWebhookId) };
   }

@@ -96,3 +96,15 @@ export function topologicalOrder(graph: PipelineGraph, subset: ReadonlySet<strin
   }
   return order;
 }
+
+/**
+ * Where an event enters `graph`: at `entry` (the scheduled workflow whose tick injected it) when
+ * that vertex is a node of the graph with nodes after it, else at its webhook (undefined).
+ */
+export function entryOf(
+  graph: PipelineGraph,
+  entry: string | null | undefined,
+): string | undefined {
+  if (!entry || !graph.nodes.has(entry)) return undefined;
+  return reachableFrom(graph, entry).length > 0 ? entry : undefined;
+}

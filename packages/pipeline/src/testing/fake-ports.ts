@@ -8,9 +8,9 @@ import type { PatternPort } from "../executors/schema-validator.js";
  * In-memory ports for engine tests (pure code: fakes of ports, no mocks of Postgres or Redis).
  * Transforms are named functions: a node's `template` picks one.
  */
-export type FakeTransform = (payload: unknown) => TransformOutput;
+type FakeTransform = (payload: unknown) => TransformOutput;
 
-export const FAKE_TRANSFORMS: Record<string, FakeTransform> = {
+const FAKE_TRANSFORMS: Record<string, FakeTransform> = {
   identity: (payload) => ({ ok: true, payload, body: JSON.stringify(payload) }),
   "add-flag": (payload) => {
     const out = { ...(payload as Record<string, unknown>), flagged: true };
@@ -28,7 +28,7 @@ export const FAKE_TRANSFORMS: Record<string, FakeTransform> = {
   explode: () => ({ ok: false, error: "TypeError: boom" }),
 };
 
-export function fakeTransformPort(calls: string[] = []): TransformPort {
+function fakeTransformPort(calls: string[] = []): TransformPort {
   return {
     run: async ({ template, payload, context }) => {
       calls.push(`${context.nodeId}:${template}`);
@@ -55,7 +55,7 @@ export function inProcessPatternPort(calls: number[] = []): PatternPort {
 }
 
 /** A sliding window per node over a fake clock; members already counted are not counted again. */
-export class FakeRateWindow {
+class FakeRateWindow {
   readonly hits = new Map<string, Array<{ member: string; at: number }>>();
   constructor(private readonly clock: () => number) {}
 

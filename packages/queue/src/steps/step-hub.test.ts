@@ -1,6 +1,6 @@
 import { once } from "node:events";
 import type { StepMessage } from "@hookflow/pipeline";
-import { createTestRedisPrefix, type TestRedisPrefix } from "@hookflow/testing";
+import { createTestRedisPrefix, type TestRedisPrefix, waitUntil } from "@hookflow/testing";
 import { Redis } from "ioredis";
 import { type RedisKeys, redisKeys } from "../redis-keys.js";
 import type { StepEntry } from "./step-entry.js";
@@ -18,13 +18,12 @@ function stepOf(eventId: string, nodeId: string): StepMessage {
   };
 }
 
-async function until(check: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+const until = (check: () => boolean, what: string, timeoutMs = 5000) =>
+  waitUntil(() => (check() ? true : undefined), {
+    timeoutMs,
+    intervalMs: 10,
+    describe: () => what,
+  });
 
 describe("step publisher and hub", () => {
   let prefix: TestRedisPrefix;

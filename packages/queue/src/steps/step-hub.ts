@@ -51,6 +51,30 @@ interface Watcher {
   closed: boolean;
 }
 
+/** Splits a publish batch (entries separated by newlines) into its entries. */
+function* batchEntries(batch: string): Generator<string> {
+  let start = 0;
+  while (start < batch.length) {
+    let end = batch.indexOf("\n", start);
+    if (end === -1) end = batch.length;
+    yield batch.slice(start, end);
+    start = end + 1;
+  }
+}
+
+/** Hands `entry` to the watcher unless it is closed or already had it (by sequence number). */
+function deliver(watcher: Watcher, entry: StepEntry, report: ErrorReport): void {
+  if (watcher.closed || entry.seq <= watcher.lastSeq) return;
+  watcher.lastSeq = entry.seq;
+  try {
+    watcher.listener(entry);
+  } catch (error) {
+    report(error, "step listener threw");
+  }
+}
+
+type ErrorReport = (error: unknown, context: string) => void;
+
 /**
  * The one subscription of a process to the steps channel, fanned out in memory by event id
  * (each channel message is a publish batch: entries separated by newlines).
@@ -59,99 +83,167 @@ interface Watcher {
  * when a live message shows a gap, the watcher reads the buffer again to fill what pub/sub lost.
  */
 export function createStepHub(options: CreateStepHubOptions): StepHub {
-  const { subscriberRedis: subscriber, commandRedis: commands, keys } = options;
-  const channel = keys.stepsChannel;
-  const report = options.onError ?? (() => {});
-  const watchers = new Map<string, Set<Watcher>>();
-  let subscription: Promise<void> | null = null;
-  let connectedBefore = subscriber.status === "ready";
-  let closed = false;
-  let idleTimer: NodeJS.Timeout | undefined;
-
-  const scheduleIdle = () => {
-    const idleMs = options.idleUnsubscribeMs;
-    if (idleMs === undefined || watchers.size > 0 || !subscription) return;
-    clearTimeout(idleTimer);
-    idleTimer = setTimeout(() => {
-      idleTimer = undefined;
-      if (watchers.size > 0 || !subscription || closed) return;
-      subscription = null;
-      subscriber
-        .unsubscribe(channel)
-        .catch((error: unknown) => report(error, "could not drop the idle steps subscription"));
-    }, idleMs);
-    idleTimer.unref();
+  const hub = new RedisStepHub(options);
+  return {
+    watch: (eventId, watchOptions, listener) => hub.watch(eventId, watchOptions, listener),
+    ready: () => hub.subscribe(),
+    listenerCount: (eventId) => hub.listenerCount(eventId),
+    close: () => hub.close(),
   };
+}
 
-  const subscribe = (): Promise<void> => {
-    subscription ??= subscriber.subscribe(channel).then(
+class RedisStepHub {
+  private readonly subscriber: Redis;
+  private readonly commands: Redis;
+  private readonly keys: RedisKeys;
+  private readonly channel: string;
+  private readonly report: ErrorReport;
+  private readonly watchers = new Map<string, Set<Watcher>>();
+  private subscription: Promise<void> | null = null;
+  private connectedBefore: boolean;
+  private closed = false;
+  private idleTimer: NodeJS.Timeout | undefined;
+  private readonly onMessage = (from: string, batch: string) => this.fanOut(from, batch);
+  private readonly onReady = () => this.resubscribe();
+
+  constructor(private readonly options: CreateStepHubOptions) {
+    this.subscriber = options.subscriberRedis;
+    this.commands = options.commandRedis;
+    this.keys = options.keys;
+    this.channel = options.keys.stepsChannel;
+    this.report = options.onError ?? (() => {});
+    this.connectedBefore = this.subscriber.status === "ready";
+    this.subscriber.on("message", this.onMessage);
+    this.subscriber.on("ready", this.onReady);
+  }
+
+  watch(eventId: string, watchOptions: WatchOptions, listener: StepListener): () => void {
+    const watcher: Watcher = {
+      eventId,
+      listener,
+      lastSeq: Math.max(0, Math.trunc(watchOptions.afterSeq ?? 0)),
+      catchingUp: true,
+      pending: [],
+      again: false,
+      closed: false,
+    };
+    clearTimeout(this.idleTimer);
+    let set = this.watchers.get(eventId);
+    if (!set) {
+      set = new Set();
+      this.watchers.set(eventId, set);
+    }
+    set.add(watcher);
+    this.subscribe().then(
+      () => this.catchUp(watcher),
+      (error: unknown) => {
+        this.report(error, "could not subscribe to steps");
+        // Still read the buffer; live messages follow once the subscriber reconnects.
+        return this.catchUp(watcher);
+      },
+    );
+    return () => this.unwatch(watcher);
+  }
+
+  listenerCount(eventId?: string): number {
+    if (eventId !== undefined) return this.watchers.get(eventId)?.size ?? 0;
+    let count = 0;
+    for (const set of this.watchers.values()) count += set.size;
+    return count;
+  }
+
+  subscribe(): Promise<void> {
+    this.subscription ??= this.subscriber.subscribe(this.channel).then(
       () => undefined,
       (error: unknown) => {
-        subscription = null;
+        this.subscription = null;
         throw error;
       },
     );
-    return subscription;
-  };
+    return this.subscription;
+  }
 
-  const deliver = (watcher: Watcher, entry: StepEntry) => {
-    if (watcher.closed || entry.seq <= watcher.lastSeq) return;
-    watcher.lastSeq = entry.seq;
-    try {
-      watcher.listener(entry);
-    } catch (error) {
-      report(error, "step listener threw");
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.idleTimer);
+    for (const set of this.watchers.values()) for (const watcher of set) watcher.closed = true;
+    this.watchers.clear();
+    this.subscriber.off("message", this.onMessage);
+    this.subscriber.off("ready", this.onReady);
+    if (this.subscription && this.subscriber.status === "ready") {
+      await this.subscriber.unsubscribe(this.channel).catch(() => undefined);
     }
-  };
+    this.subscription = null;
+  }
 
-  const catchUp = async (watcher: Watcher): Promise<void> => {
+  private unwatch(watcher: Watcher): void {
+    if (watcher.closed) return;
+    watcher.closed = true;
+    watcher.pending = [];
+    const current = this.watchers.get(watcher.eventId);
+    current?.delete(watcher);
+    if (current && current.size === 0) this.watchers.delete(watcher.eventId);
+    this.scheduleIdle();
+  }
+
+  private scheduleIdle(): void {
+    const idleMs = this.options.idleUnsubscribeMs;
+    if (idleMs === undefined || this.watchers.size > 0 || !this.subscription) return;
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = undefined;
+      if (this.watchers.size > 0 || !this.subscription || this.closed) return;
+      this.subscription = null;
+      this.subscriber
+        .unsubscribe(this.channel)
+        .catch((error: unknown) =>
+          this.report(error, "could not drop the idle steps subscription"),
+        );
+    }, idleMs);
+    this.idleTimer.unref();
+  }
+
+  private async catchUp(watcher: Watcher): Promise<void> {
     do {
       watcher.again = false;
       try {
-        const raws = await commands.lrange(keys.stepBuffer(watcher.eventId), 0, -1);
+        const raws = await this.commands.lrange(this.keys.stepBuffer(watcher.eventId), 0, -1);
         for (const raw of raws) {
           const entry = parseStepEntry(raw);
-          if (entry) deliver(watcher, entry);
+          if (entry) deliver(watcher, entry, this.report);
         }
       } catch (error) {
-        report(error, "could not read a step buffer");
+        this.report(error, "could not read a step buffer");
       }
       const queued = watcher.pending;
       watcher.pending = [];
-      for (const entry of queued) deliver(watcher, entry);
+      for (const entry of queued) deliver(watcher, entry, this.report);
     } while (watcher.again && !watcher.closed);
     watcher.catchingUp = false;
-  };
+  }
 
-  const requestCatchUp = (watcher: Watcher) => {
+  private requestCatchUp(watcher: Watcher): void {
     if (watcher.closed) return;
     if (watcher.catchingUp) {
       watcher.again = true;
       return;
     }
     watcher.catchingUp = true;
-    void catchUp(watcher);
-  };
+    void this.catchUp(watcher);
+  }
 
-  const onMessage = (from: string, batch: string) => {
-    if (from !== channel || watchers.size === 0) return;
-    // One message carries a publish batch: entries separated by newlines.
-    let start = 0;
-    while (start < batch.length) {
-      let end = batch.indexOf("\n", start);
-      if (end === -1) end = batch.length;
-      onEntry(batch.slice(start, end));
-      start = end + 1;
-    }
-  };
+  private fanOut(from: string, batch: string): void {
+    if (from !== this.channel || this.watchers.size === 0) return;
+    for (const raw of batchEntries(batch)) this.onEntry(raw);
+  }
 
-  const onEntry = (raw: string) => {
+  private onEntry(raw: string): void {
     const eventId = peekEventId(raw);
-    const set = eventId === null ? undefined : watchers.get(eventId);
+    const set = eventId === null ? undefined : this.watchers.get(eventId);
     if (!set) return;
     const entry = parseStepEntry(raw);
     if (!entry) {
-      report(new Error("malformed step entry"), "ignored a malformed step message");
+      this.report(new Error("malformed step entry"), "ignored a malformed step message");
       return;
     }
     for (const watcher of set) {
@@ -160,86 +252,28 @@ export function createStepHub(options: CreateStepHubOptions): StepHub {
       } else if (entry.seq > watcher.lastSeq + 1) {
         // A gap: something was lost on the way (reconnect). The buffer has it.
         watcher.pending.push(entry);
-        requestCatchUp(watcher);
+        this.requestCatchUp(watcher);
       } else {
-        deliver(watcher, entry);
+        deliver(watcher, entry, this.report);
       }
     }
-  };
+  }
 
-  const onReady = () => {
-    if (!connectedBefore) {
-      connectedBefore = true;
+  private resubscribe(): void {
+    if (!this.connectedBefore) {
+      this.connectedBefore = true;
       return;
     }
-    if (!subscription || closed) return;
+    if (!this.subscription || this.closed) return;
     // Messages published while disconnected were lost by pub/sub: subscribe again, then re-read.
-    subscription = null;
-    subscribe().then(
+    this.subscription = null;
+    this.subscribe().then(
       () => {
-        for (const set of watchers.values()) for (const watcher of set) requestCatchUp(watcher);
+        for (const set of this.watchers.values()) {
+          for (const watcher of set) this.requestCatchUp(watcher);
+        }
       },
-      (error: unknown) => report(error, "could not subscribe to steps again"),
+      (error: unknown) => this.report(error, "could not subscribe to steps again"),
     );
-  };
-
-  subscriber.on("message", onMessage);
-  subscriber.on("ready", onReady);
-
-  return {
-    watch: (eventId, watchOptions, listener) => {
-      const watcher: Watcher = {
-        eventId,
-        listener,
-        lastSeq: Math.max(0, Math.trunc(watchOptions.afterSeq ?? 0)),
-        catchingUp: true,
-        pending: [],
-        again: false,
-        closed: false,
-      };
-      clearTimeout(idleTimer);
-      let set = watchers.get(eventId);
-      if (!set) {
-        set = new Set();
-        watchers.set(eventId, set);
-      }
-      set.add(watcher);
-      subscribe().then(
-        () => catchUp(watcher),
-        (error: unknown) => {
-          report(error, "could not subscribe to steps");
-          // Still read the buffer; live messages follow once the subscriber reconnects.
-          return catchUp(watcher);
-        },
-      );
-      return () => {
-        if (watcher.closed) return;
-        watcher.closed = true;
-        watcher.pending = [];
-        const current = watchers.get(eventId);
-        current?.delete(watcher);
-        if (current && current.size === 0) watchers.delete(eventId);
-        scheduleIdle();
-      };
-    },
-    ready: () => subscribe(),
-    listenerCount: (eventId) => {
-      if (eventId !== undefined) return watchers.get(eventId)?.size ?? 0;
-      let count = 0;
-      for (const set of watchers.values()) count += set.size;
-      return count;
-    },
-    close: async () => {
-      closed = true;
-      clearTimeout(idleTimer);
-      for (const set of watchers.values()) for (const watcher of set) watcher.closed = true;
-      watchers.clear();
-      subscriber.off("message", onMessage);
-      subscriber.off("ready", onReady);
-      if (subscription && subscriber.status === "ready") {
-        await subscriber.unsubscribe(channel).catch(() => undefined);
-      }
-      subscription = null;
-    },
-  };
+  }
 }

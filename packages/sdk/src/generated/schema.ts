@@ -1319,6 +1319,182 @@ export interface paths {
         patch: operations["updateMongoAction"];
         trace?: never;
     };
+    "/api/scheduled-workflows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List scheduled workflows
+         * @description Records of the acting context, newest first: the organization's when the request acts for one (X-Organization-Id or an organization key), else the caller's personal ones. A plain array; the total is in the X-Total-Count header. page defaults to 1, limit to 20 (max 100). Needs canvas:read.
+         */
+        get: operations["listScheduledWorkflows"];
+        put?: never;
+        /**
+         * Create a scheduled workflow
+         * @description name is required; fields with a default may be omitted. Every inputNodes entry and output reference must name an existing webhook or node the caller can see, of the node's own owner (the organization acted for, or the caller's personal space), and the node must not close a cycle (400 naming it). One event may not spread through forwards (router routes, rate-limiter output webhooks) to more than GRAPH_MAX_DESCENDANTS (default 100) events, nor nest forwards deeper than GRAPH_MAX_FORWARD_DEPTH (default 5): 400 naming the limit when the node's own forwards break it, 409 when the node connects existing nodes that do. Lists of mail recipients (notifyEmails) hold at most 10 addresses (MAIL_MAX_RECIPIENTS; 400 naming the field). Unknown fields are ignored. Needs canvas:write.
+         */
+        post: operations["createScheduledWorkflow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/scheduled-workflows/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a scheduled workflow
+         * @description Needs canvas:read.
+         */
+        get: operations["getScheduledWorkflow"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a scheduled workflow
+         * @description Deletes the node and, in the same transaction, removes it from every other node that references it (their inputNodes and output lists), so the graph never holds a dangling edge: nodes fed only by it are left without that input. Needs canvas:write.
+         */
+        delete: operations["deleteScheduledWorkflow"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a scheduled workflow
+         * @description Only the fields given change; lists (inputNodes, filters, routes, ...) are replaced whole. The merged record is validated as a create would be. References the update adds must exist, be visible and belong to the node's own owner, and must not close a cycle (400 naming it) nor break a forwarding limit (GRAPH_MAX_DESCENDANTS, GRAPH_MAX_FORWARD_DEPTH: 400 when the node's own forwards break it, 409 when the nodes it connects do). Lists of mail recipients (notifyEmails) hold at most 10 addresses (MAIL_MAX_RECIPIENTS; 400 naming the field). Needs canvas:write.
+         */
+        patch: operations["updateScheduledWorkflow"];
+        trace?: never;
+    };
+    "/api/flow-links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List flow links
+         * @description Records of the acting context, newest first: the organization's when the request acts for one (X-Organization-Id or an organization key), else the caller's personal ones. A plain array; the total is in the X-Total-Count header. page defaults to 1, limit to 20 (max 100). Needs canvas:read.
+         */
+        get: operations["listFlowLinks"];
+        put?: never;
+        /**
+         * Create a flow link
+         * @description name is required; fields with a default may be omitted. Every inputNodes entry and output reference must name an existing webhook or node the caller can see, of the node's own owner (the organization acted for, or the caller's personal space), and the node must not close a cycle (400 naming it). One event may not spread through forwards (router routes, rate-limiter output webhooks) to more than GRAPH_MAX_DESCENDANTS (default 100) events, nor nest forwards deeper than GRAPH_MAX_FORWARD_DEPTH (default 5): 400 naming the limit when the node's own forwards break it, 409 when the node connects existing nodes that do. Lists of mail recipients (notifyEmails) hold at most 10 addresses (MAIL_MAX_RECIPIENTS; 400 naming the field). Unknown fields are ignored. Needs canvas:write.
+         */
+        post: operations["createFlowLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flow-links/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a flow link
+         * @description Needs canvas:read.
+         */
+        get: operations["getFlowLink"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a flow link
+         * @description Deletes the node and, in the same transaction, removes it from every other node that references it (their inputNodes and output lists), so the graph never holds a dangling edge: nodes fed only by it are left without that input. Needs canvas:write.
+         */
+        delete: operations["deleteFlowLink"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a flow link
+         * @description Only the fields given change; lists (inputNodes, filters, routes, ...) are replaced whole. The merged record is validated as a create would be. References the update adds must exist, be visible and belong to the node's own owner, and must not close a cycle (400 naming it) nor break a forwarding limit (GRAPH_MAX_DESCENDANTS, GRAPH_MAX_FORWARD_DEPTH: 400 when the node's own forwards break it, 409 when the nodes it connects do). Lists of mail recipients (notifyEmails) hold at most 10 addresses (MAIL_MAX_RECIPIENTS; 400 naming the field). Needs canvas:write.
+         */
+        patch: operations["updateFlowLink"];
+        trace?: never;
+    };
+    "/api/ai-nodes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List ai nodes
+         * @description Records of the acting context, newest first: the organization's when the request acts for one (X-Organization-Id or an organization key), else the caller's personal ones. A plain array; the total is in the X-Total-Count header. page defaults to 1, limit to 20 (max 100). Needs canvas:read.
+         */
+        get: operations["listAiNodes"];
+        put?: never;
+        /**
+         * Create an ai node
+         * @description name is required; fields with a default may be omitted. Every inputNodes entry and output reference must name an existing webhook or node the caller can see, of the node's own owner (the organization acted for, or the caller's personal space), and the node must not close a cycle (400 naming it). One event may not spread through forwards (router routes, rate-limiter output webhooks) to more than GRAPH_MAX_DESCENDANTS (default 100) events, nor nest forwards deeper than GRAPH_MAX_FORWARD_DEPTH (default 5): 400 naming the limit when the node's own forwards break it, 409 when the node connects existing nodes that do. Lists of mail recipients (notifyEmails) hold at most 10 addresses (MAIL_MAX_RECIPIENTS; 400 naming the field). Unknown fields are ignored. Needs canvas:write.
+         */
+        post: operations["createAiNode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ai-nodes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an ai node
+         * @description Needs canvas:read.
+         */
+        get: operations["getAiNode"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an ai node
+         * @description Deletes the node and, in the same transaction, removes it from every other node that references it (their inputNodes and output lists), so the graph never holds a dangling edge: nodes fed only by it are left without that input. Needs canvas:write.
+         */
+        delete: operations["deleteAiNode"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an ai node
+         * @description Only the fields given change; lists (inputNodes, filters, routes, ...) are replaced whole. The merged record is validated as a create would be. References the update adds must exist, be visible and belong to the node's own owner, and must not close a cycle (400 naming it) nor break a forwarding limit (GRAPH_MAX_DESCENDANTS, GRAPH_MAX_FORWARD_DEPTH: 400 when the node's own forwards break it, 409 when the nodes it connects do). Lists of mail recipients (notifyEmails) hold at most 10 addresses (MAIL_MAX_RECIPIENTS; 400 naming the field). Needs canvas:write.
+         */
+        patch: operations["updateAiNode"];
+        trace?: never;
+    };
+    "/api/scheduled-workflows/{id}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a scheduled workflow's runs
+         * @description One record per tick, latest tick first: when it was due, started and finished, its status (running, retrying, succeeded, failed), attempts, and the url's status code and answer or the event it injected. The latest 1000 ticks of each workflow are kept. page defaults to 1, limit to 20 (max 100); the total is in X-Total-Count. Needs canvas:read.
+         */
+        get: operations["listScheduledWorkflowRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/approval-nodes/{id}/pending": {
         parameters: {
             query?: never;
@@ -1438,7 +1614,7 @@ export interface paths {
         put?: never;
         /**
          * Save a canvas snapshot
-         * @description Stores the canvas layout (nodes in the spec's canvas node form, edges between them) and freezes the graph it shows: the webhooks and nodes named by the nodes' data.webhookId and data.nodeId, and everything downstream of them, as they are now. name is required (400 without it). Each named record must exist and be visible (400 naming the field); edges must join canvas nodes. A record of the graph the caller cannot read is frozen as a placeholder (its id; a node's family), and every read shows only what its reader may read. Time travel replays events through the frozen graph. Needs canvas:write.
+         * @description Stores the canvas layout (nodes in the canvas node form, edges between them) and freezes the graph it shows: the webhooks and nodes named by the nodes' data.webhookId and data.nodeId, and everything downstream of them, as they are now. name is required (400 without it). Each named record must exist and be visible (400 naming the field); edges must join canvas nodes. A record of the graph the caller cannot read is frozen as a placeholder (its id; a node's family), and every read shows only what its reader may read. Time travel replays events through the frozen graph. Needs canvas:write.
          */
         post: operations["createCanvasSnapshot"];
         delete?: never;
@@ -1934,6 +2110,10 @@ export interface components {
             statusCode?: number;
             durationMs?: number;
             lastPayload?: unknown;
+            /** @description An AI node's token usage and tool calls; a dry run's request */
+            detail?: {
+                [key: string]: unknown;
+            };
             error?: string;
             /** @example 2030-01-01T00:00:00.000Z */
             at: string;
@@ -1985,6 +2165,8 @@ export interface components {
             park?: string;
             forwardedTo?: string[];
             payload?: unknown;
+            /** @description An AI node: the chat-completions request it would send (nothing is called) */
+            wouldCall?: unknown;
         };
         TimeTravelInput: {
             snapshotId: string;
@@ -2004,7 +2186,7 @@ export interface components {
             })[];
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction" | "flowLink" | "ai";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -2015,7 +2197,7 @@ export interface components {
         CreateRouterInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2032,7 +2214,7 @@ export interface components {
         UpdateRouterInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2061,7 +2243,7 @@ export interface components {
             }[];
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction" | "flowLink" | "ai";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -2072,7 +2254,7 @@ export interface components {
         CreateFilterNodeInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2092,7 +2274,7 @@ export interface components {
         UpdateFilterNodeInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2116,7 +2298,7 @@ export interface components {
             template: string;
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction" | "flowLink" | "ai";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -2127,7 +2309,7 @@ export interface components {
         CreateTransformNodeInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2139,7 +2321,7 @@ export interface components {
         UpdateTransformNodeInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2173,7 +2355,7 @@ export interface components {
             }[];
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction" | "flowLink" | "ai";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -2184,7 +2366,7 @@ export interface components {
         CreateSchemaValidatorInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2213,7 +2395,7 @@ export interface components {
         UpdateSchemaValidatorInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2244,7 +2426,7 @@ export interface components {
             delaySeconds: number;
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction" | "flowLink" | "ai";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -2255,7 +2437,7 @@ export interface components {
         CreateDelayNodeInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2264,7 +2446,7 @@ export interface components {
         UpdateDelayNodeInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2279,7 +2461,7 @@ export interface components {
             expectedBranchCount: number;
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction" | "flowLink" | "ai";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -2290,7 +2472,7 @@ export interface components {
         CreateMergeNodeInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2305,7 +2487,7 @@ export interface components {
         UpdateMergeNodeInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2324,7 +2506,7 @@ export interface components {
             notifyEmails: string[];
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction" | "flowLink" | "ai";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -2335,7 +2517,7 @@ export interface components {
         CreateApprovalNodeInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2355,7 +2537,7 @@ export interface components {
         UpdateApprovalNodeInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2379,7 +2561,7 @@ export interface components {
             isActive: boolean;
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction" | "flowLink" | "ai";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -2390,7 +2572,7 @@ export interface components {
         CreateRateLimiterNodeInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2413,7 +2595,7 @@ export interface components {
         UpdateRateLimiterNodeInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2445,7 +2627,7 @@ export interface components {
             isActive: boolean;
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction" | "flowLink" | "ai";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -2456,7 +2638,7 @@ export interface components {
         CreateHttpActionInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2485,7 +2667,7 @@ export interface components {
         UpdateHttpActionInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2518,7 +2700,7 @@ export interface components {
             isActive: boolean;
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction" | "flowLink" | "ai";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -2529,7 +2711,7 @@ export interface components {
         CreateEmailActionInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2550,7 +2732,7 @@ export interface components {
         UpdateEmailActionInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2581,7 +2763,7 @@ export interface components {
             isActive: boolean;
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction" | "flowLink" | "ai";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -2592,7 +2774,7 @@ export interface components {
         CreateNotificationActionInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2618,7 +2800,7 @@ export interface components {
         UpdateNotificationActionInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2653,7 +2835,7 @@ export interface components {
             isActive: boolean;
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction" | "flowLink" | "ai";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -2664,7 +2846,7 @@ export interface components {
         CreateSheetsActionInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2693,7 +2875,7 @@ export interface components {
         UpdateSheetsActionInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2733,7 +2915,7 @@ export interface components {
             isActive: boolean;
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction" | "flowLink" | "ai";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -2744,7 +2926,7 @@ export interface components {
         CreateGmailActionInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2779,7 +2961,7 @@ export interface components {
         UpdateGmailActionInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2819,7 +3001,7 @@ export interface components {
             isActive: boolean;
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction" | "flowLink" | "ai";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -2830,7 +3012,7 @@ export interface components {
         CreateMongoActionInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2858,7 +3040,7 @@ export interface components {
         UpdateMongoActionInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2875,6 +3057,267 @@ export interface components {
             /** @enum {string} */
             triggerOn?: "success" | "failure" | "always";
             isActive?: boolean;
+        };
+        ScheduledWorkflow: {
+            id: string;
+            _id: string;
+            name: string;
+            /** @description 5 fields (minute precision) or 6 (seconds first), croner syntax */
+            cronExpression: string;
+            /** @description IANA time zone the expression is read in */
+            timezone: string;
+            /**
+             * Format: uri
+             * @description Called on every tick (http or https; private addresses refused unless ALLOW_PRIVATE_TARGETS)
+             */
+            url?: string | null;
+            /** @description Webhook of the same owner that receives `body` as an event on every tick */
+            webhookId?: string | null;
+            /** @enum {string} */
+            method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+            /** @description Request headers of the url call (Host, Content-Length and the like are the client's) */
+            headers: {
+                [key: string]: string;
+            };
+            /** @description Request body (url) or event body (webhookId); JSON text for a JSON payload */
+            body?: string;
+            isActive: boolean;
+            inputNodes: {
+                /** @enum {string} */
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction" | "flowLink" | "ai";
+                nodeId: string;
+            }[];
+            ownerId: string;
+            organizationId: string | null;
+            createdAt: string;
+            updatedAt: string;
+        };
+        CreateScheduledWorkflowInput: {
+            name: string;
+            inputNodes?: {
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
+                nodeType: string;
+                nodeId: string;
+            }[];
+            /** @description 5 fields (minute precision) or 6 (seconds first), croner syntax */
+            cronExpression: string;
+            /**
+             * @description IANA time zone the expression is read in
+             * @default UTC
+             */
+            timezone?: string;
+            /**
+             * Format: uri
+             * @description Called on every tick (http or https; private addresses refused unless ALLOW_PRIVATE_TARGETS)
+             */
+            url?: string | null;
+            /** @description Webhook of the same owner that receives `body` as an event on every tick */
+            webhookId?: string | null;
+            /**
+             * @default POST
+             * @enum {string}
+             */
+            method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+            /**
+             * @description Request headers of the url call (Host, Content-Length and the like are the client's)
+             * @default {}
+             */
+            headers?: {
+                [key: string]: string;
+            };
+            /** @description Request body (url) or event body (webhookId); JSON text for a JSON payload */
+            body?: string;
+            /** @default true */
+            isActive?: boolean;
+        };
+        UpdateScheduledWorkflowInput: {
+            name?: string;
+            inputNodes?: {
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
+                nodeType: string;
+                nodeId: string;
+            }[];
+            /** @description 5 fields (minute precision) or 6 (seconds first), croner syntax */
+            cronExpression?: string;
+            /** @description IANA time zone the expression is read in */
+            timezone?: string;
+            /**
+             * Format: uri
+             * @description Called on every tick (http or https; private addresses refused unless ALLOW_PRIVATE_TARGETS)
+             */
+            url?: string | null;
+            /** @description Webhook of the same owner that receives `body` as an event on every tick */
+            webhookId?: string | null;
+            /** @enum {string} */
+            method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+            /** @description Request headers of the url call (Host, Content-Length and the like are the client's) */
+            headers?: {
+                [key: string]: string;
+            };
+            /** @description Request body (url) or event body (webhookId); JSON text for a JSON payload */
+            body?: string;
+            isActive?: boolean;
+        };
+        FlowLink: {
+            id: string;
+            _id: string;
+            name: string;
+            /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
+            sourceNodeType: string;
+            sourceNodeId: string;
+            /** @description Webhook whose pipeline runs; it must have acceptsInternalCalls */
+            webhookId: string;
+            /**
+             * @description sync: the link's step waits for the webhook's pipeline result and records it; async: fire and forget
+             * @enum {string}
+             */
+            mode: "sync" | "async";
+            inputNodes: {
+                /** @enum {string} */
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction" | "flowLink" | "ai";
+                nodeId: string;
+            }[];
+            ownerId: string;
+            organizationId: string | null;
+            createdAt: string;
+            updatedAt: string;
+        };
+        CreateFlowLinkInput: {
+            /** @default flow link */
+            name?: string;
+            inputNodes?: {
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
+                nodeType: string;
+                nodeId: string;
+            }[];
+            /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
+            sourceNodeType: string;
+            sourceNodeId: string;
+            /** @description Webhook whose pipeline runs; it must have acceptsInternalCalls */
+            webhookId: string;
+            /**
+             * @description sync: the link's step waits for the webhook's pipeline result and records it; async: fire and forget
+             * @default async
+             * @enum {string}
+             */
+            mode?: "sync" | "async";
+        };
+        UpdateFlowLinkInput: {
+            name?: string;
+            inputNodes?: {
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
+                nodeType: string;
+                nodeId: string;
+            }[];
+            /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
+            sourceNodeType?: string;
+            sourceNodeId?: string;
+            /** @description Webhook whose pipeline runs; it must have acceptsInternalCalls */
+            webhookId?: string;
+            /**
+             * @description sync: the link's step waits for the webhook's pipeline result and records it; async: fire and forget
+             * @enum {string}
+             */
+            mode?: "sync" | "async";
+        };
+        AiNode: {
+            id: string;
+            _id: string;
+            name: string;
+            /**
+             * Format: uri
+             * @description OpenAI-compatible API root: `POST {baseUrl}/chat/completions` (https://api.openai.com/v1, http://localhost:11434/v1 for Ollama, a vLLM server's /v1)
+             */
+            baseUrl: string;
+            model: string;
+            /** @description Credential whose secret is sent as the bearer token (none: no token) */
+            credentialId?: string | null;
+            systemPrompt: string;
+            /** @description Handlebars template rendered with the event's payload: the user message */
+            promptTemplate: string;
+            /** @description Webhooks the model may call as tools (each needs acceptsInternalCalls) */
+            toolWebhookIds: string[];
+            maxToolCalls: number;
+            inputNodes: {
+                /** @enum {string} */
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction" | "flowLink" | "ai";
+                nodeId: string;
+            }[];
+            ownerId: string;
+            organizationId: string | null;
+            createdAt: string;
+            updatedAt: string;
+        };
+        CreateAiNodeInput: {
+            name: string;
+            inputNodes?: {
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
+                nodeType: string;
+                nodeId: string;
+            }[];
+            /**
+             * Format: uri
+             * @description OpenAI-compatible API root: `POST {baseUrl}/chat/completions` (https://api.openai.com/v1, http://localhost:11434/v1 for Ollama, a vLLM server's /v1)
+             */
+            baseUrl: string;
+            model: string;
+            /**
+             * @description Credential whose secret is sent as the bearer token (none: no token)
+             * @default null
+             */
+            credentialId?: string | null;
+            /** @default  */
+            systemPrompt?: string;
+            /** @description Handlebars template rendered with the event's payload: the user message */
+            promptTemplate: string;
+            /**
+             * @description Webhooks the model may call as tools (each needs acceptsInternalCalls)
+             * @default []
+             */
+            toolWebhookIds?: string[];
+            /** @default 5 */
+            maxToolCalls?: number;
+        };
+        UpdateAiNodeInput: {
+            name?: string;
+            inputNodes?: {
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
+                nodeType: string;
+                nodeId: string;
+            }[];
+            /**
+             * Format: uri
+             * @description OpenAI-compatible API root: `POST {baseUrl}/chat/completions` (https://api.openai.com/v1, http://localhost:11434/v1 for Ollama, a vLLM server's /v1)
+             */
+            baseUrl?: string;
+            model?: string;
+            /** @description Credential whose secret is sent as the bearer token (none: no token) */
+            credentialId?: string | null;
+            systemPrompt?: string;
+            /** @description Handlebars template rendered with the event's payload: the user message */
+            promptTemplate?: string;
+            /** @description Webhooks the model may call as tools (each needs acceptsInternalCalls) */
+            toolWebhookIds?: string[];
+            maxToolCalls?: number;
+        };
+        ScheduledWorkflowRun: {
+            id: string;
+            workflowId: string;
+            /** @description The tick this run is for */
+            scheduledFor: string;
+            /** @enum {string} */
+            status: "running" | "retrying" | "succeeded" | "failed";
+            /** @enum {string} */
+            mode: "url" | "webhook";
+            attempts: number;
+            statusCode: number | null;
+            /** @description First 4 KB of the url's answer */
+            responseBody: string | null;
+            error: string | null;
+            /** @description webhook mode: the event injected */
+            eventId: string | null;
+            startedAt: string;
+            finishedAt: string | null;
         };
         PendingApproval: {
             eventId: string;
@@ -13266,6 +13709,1599 @@ export interface operations {
             };
             /** @description Request body larger than 1048576 bytes (MAX_PAYLOAD_BYTES) */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listScheduledWorkflows: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description Page size, at most 100 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of scheduled workflows */
+            200: {
+                headers: {
+                    /** @description Total records in this context */
+                    "X-Total-Count": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduledWorkflow"][];
+                };
+            };
+            /** @description Invalid request or reference; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description scheduled workflow of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createScheduledWorkflow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateScheduledWorkflowInput"];
+            };
+        };
+        responses: {
+            /** @description The new scheduled workflow */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduledWorkflow"];
+                };
+            };
+            /** @description Invalid request or reference; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description scheduled workflow of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Another record still depends on this one in a way that cannot be removed, or the existing nodes a write connects would exceed a forwarding limit (the message names it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Request body larger than 1048576 bytes (MAX_PAYLOAD_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    getScheduledWorkflow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The scheduled workflow */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduledWorkflow"];
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description scheduled workflow of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No scheduled workflow with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    deleteScheduledWorkflow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description scheduled workflow of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No scheduled workflow with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Another record still depends on this one in a way that cannot be removed, or the existing nodes a write connects would exceed a forwarding limit (the message names it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    updateScheduledWorkflow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateScheduledWorkflowInput"];
+            };
+        };
+        responses: {
+            /** @description The updated scheduled workflow */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduledWorkflow"];
+                };
+            };
+            /** @description Invalid request or reference; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description scheduled workflow of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No scheduled workflow with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Another record still depends on this one in a way that cannot be removed, or the existing nodes a write connects would exceed a forwarding limit (the message names it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Request body larger than 1048576 bytes (MAX_PAYLOAD_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listFlowLinks: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description Page size, at most 100 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of flow links */
+            200: {
+                headers: {
+                    /** @description Total records in this context */
+                    "X-Total-Count": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowLink"][];
+                };
+            };
+            /** @description Invalid request or reference; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description flow link of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createFlowLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateFlowLinkInput"];
+            };
+        };
+        responses: {
+            /** @description The new flow link */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowLink"];
+                };
+            };
+            /** @description Invalid request or reference; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description flow link of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Another record still depends on this one in a way that cannot be removed, or the existing nodes a write connects would exceed a forwarding limit (the message names it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Request body larger than 1048576 bytes (MAX_PAYLOAD_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    getFlowLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The flow link */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowLink"];
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description flow link of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No flow link with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    deleteFlowLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description flow link of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No flow link with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Another record still depends on this one in a way that cannot be removed, or the existing nodes a write connects would exceed a forwarding limit (the message names it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    updateFlowLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateFlowLinkInput"];
+            };
+        };
+        responses: {
+            /** @description The updated flow link */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FlowLink"];
+                };
+            };
+            /** @description Invalid request or reference; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description flow link of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No flow link with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Another record still depends on this one in a way that cannot be removed, or the existing nodes a write connects would exceed a forwarding limit (the message names it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Request body larger than 1048576 bytes (MAX_PAYLOAD_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listAiNodes: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description Page size, at most 100 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of ai nodes */
+            200: {
+                headers: {
+                    /** @description Total records in this context */
+                    "X-Total-Count": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiNode"][];
+                };
+            };
+            /** @description Invalid request or reference; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description ai node of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createAiNode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAiNodeInput"];
+            };
+        };
+        responses: {
+            /** @description The new ai node */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiNode"];
+                };
+            };
+            /** @description Invalid request or reference; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description ai node of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Another record still depends on this one in a way that cannot be removed, or the existing nodes a write connects would exceed a forwarding limit (the message names it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Request body larger than 1048576 bytes (MAX_PAYLOAD_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    getAiNode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ai node */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiNode"];
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description ai node of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No ai node with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    deleteAiNode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description ai node of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No ai node with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Another record still depends on this one in a way that cannot be removed, or the existing nodes a write connects would exceed a forwarding limit (the message names it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    updateAiNode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAiNodeInput"];
+            };
+        };
+        responses: {
+            /** @description The updated ai node */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AiNode"];
+                };
+            };
+            /** @description Invalid request or reference; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description ai node of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No ai node with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Another record still depends on this one in a way that cannot be removed, or the existing nodes a write connects would exceed a forwarding limit (the message names it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Request body larger than 1048576 bytes (MAX_PAYLOAD_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listScheduledWorkflowRuns: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description Page size, at most 100 */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of runs */
+            200: {
+                headers: {
+                    /** @description Total records in this context */
+                    "X-Total-Count": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScheduledWorkflowRun"][];
+                };
+            };
+            /** @description Invalid request or reference; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Scheduled workflow of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No scheduled workflow with this id */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -58,7 +58,7 @@ interface Family<
 }
 
 /** The node families by their SDK name: the operations of each. */
-export interface NodeFamilies {
+interface NodeFamilies {
   routers: Family<"listRouters", "createRouter", "getRouter", "updateRouter", "deleteRouter">;
   filterNodes: Family<
     "listFilterNodes",

@@ -5,7 +5,7 @@ import { OUTPUT_HELPER, type OutputKind } from "./rewrite-template.js";
 type HandlebarsEnv = ReturnType<typeof Handlebars.create>;
 
 /** Helpers offered to transform templates, besides `if`, `unless`, `each`, `with`, `lookup`. */
-export const TEMPLATE_HELPERS = ["json", "eq", "ne", "default"] as const;
+const TEMPLATE_HELPERS = ["json", "eq", "ne", "default"] as const;
 
 function formatValue(value: unknown): string {
   if (value === null || value === undefined) return "";

@@ -53,6 +53,13 @@ interface Slot {
   key: string | undefined;
 }
 
+/** A worker's answer to a job (everything but its "ready"). */
+type JqReply = Exclude<JqWorkerMessage, { type: "ready" }>;
+
+const idleSlot = (): Slot => ({ worker: undefined, ready: false, job: undefined, key: undefined });
+const isFree = (slot: Slot) => slot.worker !== undefined && slot.ready && !slot.job;
+const CLOSED = "the transform runner closed";
+
 /**
  * jq (WebAssembly) on a pool of worker threads, off the event loop. Calls of one webhook with the
  * same program are batched into one jq run; a run past its time limit is stopped by terminating
@@ -60,74 +67,117 @@ interface Slot {
  * the offending event fails.
  */
 export function createJqPool(options: JqPoolOptions): JqPool {
-  const queue = createJqQueue(options);
-  const slots: Slot[] = Array.from({ length: options.workers }, () => ({
-    worker: undefined,
-    ready: false,
-    job: undefined,
-    key: undefined,
-  }));
-  let wasmModule: Promise<WasmModule> | undefined;
-  let nextJobId = 1;
-  let started = false;
-  let closed = false;
-  let startupFailures = 0;
+  return new JqThreadPool(options);
+}
 
-  function loadModule(): Promise<WasmModule> {
-    wasmModule ??= compileJqModule();
-    return wasmModule;
+class JqThreadPool implements JqPool {
+  private readonly queue: ReturnType<typeof createJqQueue>;
+  private readonly slots: Slot[];
+  private readonly keyRuns: ReturnType<typeof createKeyRunTracker>;
+  private wasmModule: Promise<WasmModule> | undefined;
+  private nextJobId = 1;
+  private started = false;
+  private closed = false;
+  private startupFailures = 0;
+  private gatherTimer: NodeJS.Timeout | undefined;
+  private gatherDueAt = 0;
+
+  constructor(private readonly options: JqPoolOptions) {
+    this.queue = createJqQueue(options);
+    this.slots = Array.from({ length: options.workers }, idleSlot);
+    this.keyRuns = createKeyRunTracker(options.gatherMs);
   }
 
-  function spawn(slot: Slot): void {
+  run(key: string, program: string, inputJson: string): Promise<TransformOutcome> {
+    if (this.closed) return Promise.reject(new Error("the transform runner is closed"));
+    if (!this.started) {
+      this.started = true;
+      for (const slot of this.slots) this.spawn(slot);
+    }
+    return new Promise<TransformOutcome>((settle) => {
+      this.queue.push({ key, program, inputJson, settle });
+      this.dispatch();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.gatherTimer);
+    const stopping: Promise<unknown>[] = [];
+    for (const slot of this.slots) {
+      if (slot.job) {
+        clearTimeout(slot.job.timer);
+        for (const call of slot.job.calls) call.settle({ ok: false, error: CLOSED });
+        slot.job = undefined;
+      }
+      if (slot.worker) stopping.push(slot.worker.worker.terminate());
+      slot.worker = undefined;
+    }
+    for (const call of this.queue.drain()) call.settle({ ok: false, error: CLOSED });
+    await Promise.allSettled(stopping);
+  }
+
+  private loadModule(): Promise<WasmModule> {
+    this.wasmModule ??= compileJqModule();
+    return this.wasmModule;
+  }
+
+  private spawn(slot: Slot): void {
     slot.ready = false;
     slot.worker = undefined;
     slot.key = undefined;
-    loadModule().then(
+    this.loadModule().then(
       (module) => {
-        if (closed || slot.worker) return;
-        const worker: JqWorkerThread = startJqWorker(module, options.memoryLimitBytes, {
-          onMessage: (raw) => onMessage(slot, worker, raw),
-          onCrash: (reason) => onCrash(slot, worker, reason),
+        if (this.closed || slot.worker) return;
+        const worker: JqWorkerThread = startJqWorker(module, this.options.memoryLimitBytes, {
+          onMessage: (raw) => this.onMessage(slot, worker, raw),
+          onCrash: (reason) => this.onCrash(slot, worker, reason),
         });
         slot.worker = worker;
       },
       (error: unknown) => {
-        wasmModule = undefined;
-        failStartup(slot, `jq is unavailable: ${String(error)}`);
+        this.wasmModule = undefined;
+        this.failStartup(slot, `jq is unavailable: ${String(error)}`);
       },
     );
   }
 
   /** A worker that cannot start fails what waits instead of respawning in a tight loop. */
-  function failStartup(slot: Slot, error: string): void {
-    startupFailures++;
-    if (startupFailures < 3) {
-      spawn(slot);
+  private failStartup(slot: Slot, error: string): void {
+    this.startupFailures++;
+    if (this.startupFailures < 3) {
+      this.spawn(slot);
       return;
     }
-    for (const call of queue.drain()) call.settle({ ok: false, error });
-    setTimeout(() => !closed && !slot.worker && spawn(slot), 1_000).unref();
+    for (const call of this.queue.drain()) call.settle({ ok: false, error });
+    setTimeout(() => !this.closed && !slot.worker && this.spawn(slot), 1_000).unref();
   }
 
-  function onMessage(slot: Slot, worker: JqWorkerThread, raw: unknown): void {
+  private onMessage(slot: Slot, worker: JqWorkerThread, raw: unknown): void {
     if (slot.worker !== worker) return;
     const parsed = JqWorkerMessage.safeParse(raw);
     if (!parsed.success) {
-      replace(slot, "jq worker sent an unreadable message");
+      this.replace(slot, "jq worker sent an unreadable message");
       return;
     }
     const message = parsed.data;
     if (message.type === "ready") {
       slot.ready = true;
-      startupFailures = 0;
-      dispatch();
+      this.startupFailures = 0;
+      this.dispatch();
       return;
     }
     const job = slot.job;
     if (!job || job.id !== message.id) return;
     clearTimeout(job.timer);
     slot.job = undefined;
-    runEnded(job);
+    this.runEnded(job);
+    if (this.settleJob(slot, job, message)) this.dispatch();
+  }
+
+  /** Settles a finished run's calls; false when the slot was replaced (it dispatched then). */
+  private settleJob(slot: Slot, job: RunningJob, message: JqReply): boolean {
+    const { maxOutputBytes, recycleMemoryBytes } = this.options;
     switch (message.type) {
       case "done": {
         const failure =
@@ -135,53 +185,52 @@ export function createJqPool(options: JqPoolOptions): JqPool {
         const outcomes = parseBatchOutput(
           message.stdout,
           job.calls.length,
-          options.maxOutputBytes,
+          maxOutputBytes,
           failure,
         );
         job.calls.forEach((call, index) => {
           call.settle(outcomes[index] as TransformOutcome);
         });
-        if (message.memoryBytes > options.recycleMemoryBytes) replace(slot);
-        break;
+        if (message.memoryBytes > recycleMemoryBytes) this.replace(slot);
+        return true;
       }
       case "too_large":
-        failJob(job, `jq output exceeds the ${options.maxOutputBytes}-byte limit`);
-        if (message.memoryBytes > options.recycleMemoryBytes) replace(slot);
-        break;
+        this.failJob(job, `jq output exceeds the ${maxOutputBytes}-byte limit`);
+        if (message.memoryBytes > recycleMemoryBytes) this.replace(slot);
+        return true;
       case "fatal":
-        failJob(job, "jq program ran out of memory");
-        replace(slot);
-        return;
+        this.failJob(job, "jq program ran out of memory");
+        this.replace(slot);
+        return false;
     }
-    dispatch();
   }
 
-  function onCrash(slot: Slot, worker: JqWorkerThread, reason: string): void {
+  private onCrash(slot: Slot, worker: JqWorkerThread, reason: string): void {
     if (slot.worker !== worker) return;
     if (slot.ready) {
-      replace(slot, reason);
+      this.replace(slot, reason);
       return;
     }
     slot.worker = undefined;
     void worker.worker.terminate().catch(() => undefined);
-    failStartup(slot, reason);
+    this.failStartup(slot, reason);
   }
 
   /** Replaces a slot's worker; a job it was running fails with `reason`. */
-  function replace(slot: Slot, reason = "jq worker replaced", timedOut = false): void {
+  private replace(slot: Slot, reason = "jq worker replaced", timedOut = false): void {
     const job = slot.job;
     slot.job = undefined;
     if (job) {
       clearTimeout(job.timer);
-      runEnded(job);
-      failJob(job, reason, timedOut);
+      this.runEnded(job);
+      this.failJob(job, reason, timedOut);
     }
     const old = slot.worker;
     slot.worker = undefined;
     slot.ready = false;
     if (old) void old.worker.terminate().catch(() => undefined);
-    if (!closed) spawn(slot);
-    dispatch();
+    if (!this.closed) this.spawn(slot);
+    this.dispatch();
   }
 
   /**
@@ -189,85 +238,72 @@ export function createJqPool(options: JqPoolOptions): JqPool {
    * that overran alone runs once more on a fresh thread before it fails, so a moment of CPU
    * starvation on a busy machine does not fail a legitimate event.
    */
-  function failJob(job: RunningJob, error: string, timedOut = false): void {
+  private failJob(job: RunningJob, error: string, timedOut = false): void {
     const [only, ...others] = job.calls;
     if (!only) return;
     if (others.length > 0) {
-      for (const call of job.calls) queue.pushAlone(call);
+      for (const call of job.calls) this.queue.pushAlone(call);
     } else if (timedOut && !only.overran) {
       only.overran = true;
-      queue.pushAlone(only);
+      this.queue.pushAlone(only);
     } else {
       only.settle({ ok: false, error });
     }
   }
 
-  const keyRuns = createKeyRunTracker(options.gatherMs);
-  let gatherTimer: NodeJS.Timeout | undefined;
-  let gatherDueAt = 0;
-
-  function dispatch(): void {
-    while (!closed && queue.size() > 0) {
-      const free = slots.filter((slot) => slot.worker && slot.ready && !slot.job);
+  private dispatch(): void {
+    while (!this.closed && this.queue.size() > 0) {
+      const free = this.slots.filter(isFree);
       if (free.length === 0) return;
       const now = performance.now();
-      const calls = queue.next((key, full) => keyRuns.waitMs(key, full, now) === 0);
+      const calls = this.queue.next((key, full) => this.keyRuns.waitMs(key, full, now) === 0);
       if (!calls) {
-        scheduleGather(now);
+        this.scheduleGather(now);
         return;
       }
       const key = (calls[0] as QueuedJqCall).key;
-      keyRuns.started(key, calls.length, now);
+      this.keyRuns.started(key, calls.length, now);
       // The thread already running this key's jq `main` continues it; otherwise one running none,
       // or else any (its `main` ends and a new one starts).
       const slot =
         free.find((candidate) => candidate.key === key) ??
         free.find((candidate) => candidate.key === undefined) ??
         (free[0] as Slot);
-      start(slot, slot.worker as JqWorkerThread, calls);
+      this.start(slot, slot.worker as JqWorkerThread, calls);
     }
   }
 
   /** A run is over: calls of its key that queued meanwhile mean the key is under load. */
-  function runEnded(job: RunningJob): void {
+  private runEnded(job: RunningJob): void {
     const key = (job.calls[0] as QueuedJqCall).key;
-    keyRuns.ended(key, queue.waiting(key));
+    this.keyRuns.ended(key, this.queue.waiting(key));
   }
 
   /** Calls wait only for their key's gather window: dispatch again when the first one ends. */
-  function scheduleGather(now: number): void {
+  private scheduleGather(now: number): void {
     let waitMs = Number.POSITIVE_INFINITY;
-    for (const key of queue.keys()) {
-      waitMs = Math.min(waitMs, keyRuns.waitMs(key, false, now));
+    for (const key of this.queue.keys()) {
+      waitMs = Math.min(waitMs, this.keyRuns.waitMs(key, false, now));
     }
     // Keys with a run in flight are dispatched when it ends.
     if (!Number.isFinite(waitMs)) return;
     const dueAt = now + waitMs;
-    if (gatherTimer && gatherDueAt <= dueAt) return;
-    clearTimeout(gatherTimer);
-    gatherDueAt = dueAt;
-    gatherTimer = setTimeout(
+    if (this.gatherTimer && this.gatherDueAt <= dueAt) return;
+    clearTimeout(this.gatherTimer);
+    this.gatherDueAt = dueAt;
+    this.gatherTimer = setTimeout(
       () => {
-        gatherTimer = undefined;
-        dispatch();
+        this.gatherTimer = undefined;
+        this.dispatch();
       },
       Math.max(1, Math.ceil(waitMs)),
     );
   }
 
-  function start(slot: Slot, worker: JqWorkerThread, calls: QueuedJqCall[]): void {
+  private start(slot: Slot, worker: JqWorkerThread, calls: QueuedJqCall[]): void {
     const { program, key } = calls[0] as QueuedJqCall;
-    const id = nextJobId++;
-    const timer = setTimeout(() => {
-      // A reply may have arrived while the event loop was busy: take it before judging.
-      for (let reply = receiveMessageOnPort(worker.replies); reply; ) {
-        onMessage(slot, worker, reply.message);
-        reply = slot.worker === worker ? receiveMessageOnPort(worker.replies) : undefined;
-      }
-      if (slot.job?.id === id) {
-        replace(slot, `jq program exceeded the ${options.timeoutMs} ms time limit`, true);
-      }
-    }, options.timeoutMs);
+    const id = this.nextJobId++;
+    const timer = setTimeout(() => this.onTimeout(slot, worker, id), this.options.timeoutMs);
     slot.job = { id, program, calls, timer };
     slot.key = key;
     const job: JqJob = {
@@ -276,40 +312,20 @@ export function createJqPool(options: JqPoolOptions): JqPool {
       key,
       program: wrapJqProgram(program),
       stdin: buildBatchInput(calls.map((call) => call.inputJson)),
-      maxStdoutChars: calls.length * (options.maxOutputBytes + 64),
+      maxStdoutChars: calls.length * (this.options.maxOutputBytes + 64),
     };
     worker.send(job);
   }
 
-  return {
-    run(key, program, inputJson) {
-      if (closed) return Promise.reject(new Error("the transform runner is closed"));
-      if (!started) {
-        started = true;
-        for (const slot of slots) spawn(slot);
-      }
-      return new Promise<TransformOutcome>((settle) => {
-        queue.push({ key, program, inputJson, settle });
-        dispatch();
-      });
-    },
-    async close() {
-      closed = true;
-      clearTimeout(gatherTimer);
-      const stopping: Promise<unknown>[] = [];
-      for (const slot of slots) {
-        if (slot.job) {
-          clearTimeout(slot.job.timer);
-          for (const call of slot.job.calls)
-            call.settle({ ok: false, error: "the transform runner closed" });
-          slot.job = undefined;
-        }
-        if (slot.worker) stopping.push(slot.worker.worker.terminate());
-        slot.worker = undefined;
-      }
-      for (const call of queue.drain())
-        call.settle({ ok: false, error: "the transform runner closed" });
-      await Promise.allSettled(stopping);
-    },
-  };
+  private onTimeout(slot: Slot, worker: JqWorkerThread, id: number): void {
+    // A reply may have arrived while the event loop was busy: take it before judging.
+    for (let reply = receiveMessageOnPort(worker.replies); reply; ) {
+      this.onMessage(slot, worker, reply.message);
+      reply = slot.worker === worker ? receiveMessageOnPort(worker.replies) : undefined;
+    }
+    if (slot.job?.id === id) {
+      const limit = this.options.timeoutMs;
+      this.replace(slot, `jq program exceeded the ${limit} ms time limit`, true);
+    }
+  }
 }

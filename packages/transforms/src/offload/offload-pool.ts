@@ -9,7 +9,7 @@ export interface OffloadPoolOptions {
   memoryLimitMb: number;
 }
 
-export type OffloadResult = { ok: true; answer: OffloadAnswer } | { ok: false; error: string };
+type OffloadResult = { ok: true; answer: OffloadAnswer } | { ok: false; error: string };
 
 export interface OffloadPool {
   run(task: OffloadTask): Promise<OffloadResult>;

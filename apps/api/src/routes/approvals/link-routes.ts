@@ -16,7 +16,7 @@ import {
 } from "./link-pages.js";
 
 /** `decided_by` of decisions taken through an emailed link. */
-export const EMAIL_LINK_DECIDER = "email-link";
+const EMAIL_LINK_DECIDER = "email-link";
 
 const TokenParams = z.object({
   token: z

@@ -6,7 +6,7 @@ import { registerApprovalOutbox } from "./outbox.js";
 import { registerPendingApprovals } from "./pending.js";
 
 /**
- * Approval gates' control plane (decisions.md sections 3 and 8): the waiting list, approve and
+ * Approval gates' control plane (docs/decisions.md, "The api's edge" and "Node families and canvas"): the waiting list, approve and
  * reject for API users, the outbox of approval mails, and the public pages behind the signed
  * single-use links those mails carry.
  */

@@ -9,7 +9,7 @@ const ERROR_TEXT = {
   429: "Too many failed logins; Retry-After says when to try again",
 } as const;
 
-/** OpenAPI entries of the error answers of the identity routes, in the spec's error shape. */
+/** OpenAPI entries of the error answers of the identity routes, in the documented error shape. */
 export function identityErrors(...codes: Array<keyof typeof ERROR_TEXT>) {
   return errorResponsesOf(ERROR_TEXT, codes);
 }

@@ -7,7 +7,7 @@ import { registerLogout } from "./logout.js";
 import { registerMe } from "./me.js";
 import { registerSignup } from "./signup.js";
 
-export function registerAuth(app: ApiApp, services: ApiServices): void {
+function registerAuth(app: ApiApp, services: ApiServices): void {
   registerSignup(app, services);
   registerLogin(app, services);
   registerLogout(app, services);

@@ -21,7 +21,7 @@ const route = createRoute({
   tags: [SNAPSHOTS_TAG],
   summary: "Save a canvas snapshot",
   description:
-    "Stores the canvas layout (nodes in the spec's canvas node form, edges between them) and " +
+    "Stores the canvas layout (nodes in the canvas node form, edges between them) and " +
     "freezes the graph it shows: the webhooks and nodes named by the nodes' data.webhookId and " +
     "data.nodeId, and everything downstream of them, as they are now. name is required (400 " +
     "without it). Each named record must exist and be visible (400 naming the field); edges " +

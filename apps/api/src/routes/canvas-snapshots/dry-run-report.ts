@@ -3,16 +3,17 @@ import { predictFinalStatus, type RunResult } from "@hookflow/pipeline";
 import type { FrozenWebhook } from "./frozen-graph.js";
 
 /**
- * What each step of a time-travel run says (decisions.md section 12):
+ * What each step of a time-travel run says (docs/decisions.md, "Node families and canvas"):
  * - `passed`: the node let the event through (`payload` shows it when the node changed it);
- * - `forwarded`: a router or rate limiter sent it on as a new event (`forwardedTo` webhooks);
+ * - `forwarded`: a router or rate limiter sent it on as a new event (`forwardedTo` webhooks), or
+ *   a flow link would run its webhook's pipeline (`payload`: what it would be called with);
  * - `blocked`: the node stopped the path on purpose (filter, router or payload filters without
  *   a match, rate-limiter drop; `reason`);
  * - `failed`: the node failed the event (validation, transform error; `error`);
  * - `parked`: the path would wait here (`park`: delay, approval, rateLimiter queue, merge);
  * - `would_deliver`: the path reached its end and would be delivered (`payload`).
  */
-export const TIME_TRAVEL_RESULTS = [
+const TIME_TRAVEL_RESULTS = [
   "passed",
   "forwarded",
   "blocked",
@@ -20,9 +21,8 @@ export const TIME_TRAVEL_RESULTS = [
   "parked",
   "would_deliver",
 ] as const;
-export type TimeTravelResult = (typeof TIME_TRAVEL_RESULTS)[number];
 
-export const TimeTravelStep = z
+const TimeTravelStep = z
   .object({
     node: z.string().openapi({ description: "Node id (the webhook id for payload filters)" }),
     nodeType: z.string(),
@@ -33,9 +33,12 @@ export const TimeTravelStep = z
     park: z.string().optional(),
     forwardedTo: z.array(z.string()).optional(),
     payload: z.unknown().optional(),
+    wouldCall: z.unknown().optional().openapi({
+      description: "An AI node: the chat-completions request it would send (nothing is called)",
+    }),
   })
   .openapi("TimeTravelStep");
-export type TimeTravelStep = z.infer<typeof TimeTravelStep>;
+type TimeTravelStep = z.infer<typeof TimeTravelStep>;
 
 export const TimeTravelReport = z
   .object({
@@ -55,11 +58,14 @@ export type TimeTravelReport = z.infer<typeof TimeTravelReport>;
 /** Turns a dry run's steps and outcomes into the time-travel answer. */
 export function buildTimeTravelReport(run: RunResult, webhook: FrozenWebhook): TimeTravelReport {
   const forwards = new Map<string, string[]>();
+  /** What each flow link would run its webhook's pipeline on (nothing is called in a dry run). */
+  const linkInputs = new Map<string, unknown>();
   for (const outcome of run.outcomes) {
     if (outcome.kind !== "forward") continue;
     const list = forwards.get(outcome.viaNodeId) ?? [];
     if (!list.includes(outcome.webhookId)) list.push(outcome.webhookId);
     forwards.set(outcome.viaNodeId, list);
+    if (outcome.viaNodeType === "flowLink") linkInputs.set(outcome.viaNodeId, outcome.payload);
   }
   const names = new Map<string, string>();
   const steps: TimeTravelStep[] = [];
@@ -80,6 +86,8 @@ export function buildTimeTravelReport(run: RunResult, webhook: FrozenWebhook): T
         result: forwardedTo ? "forwarded" : "passed",
         ...(forwardedTo ? { forwardedTo } : {}),
         ...(step.lastPayload !== undefined ? { payload: step.lastPayload } : {}),
+        ...(linkInputs.has(step.nodeId) ? { payload: linkInputs.get(step.nodeId) } : {}),
+        ...(step.detail?.dryRun === true ? { wouldCall: step.detail.wouldCall } : {}),
       });
     }
   }

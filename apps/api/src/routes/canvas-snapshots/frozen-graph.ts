@@ -1,6 +1,5 @@
 import { z } from "@hono/zod-openapi";
 import type { GraphWebhookRow } from "@hookflow/db";
-import type { PayloadFilter } from "@hookflow/domain";
 import {
   buildGraph,
   canonicalNodeType,
@@ -32,19 +31,17 @@ export const FrozenWebhook = z.object({
 });
 export type FrozenWebhook = z.infer<typeof FrozenWebhook>;
 
-export const HiddenWebhook = z
+const HiddenWebhook = z
   .object({ id: z.string(), hidden: z.literal(true) })
   .openapi("HiddenFrozenWebhook", {
     description: "A webhook of the frozen graph the viewer may not read: only its id",
   });
-export type HiddenWebhook = z.infer<typeof HiddenWebhook>;
 
-export const HiddenNode = z
+const HiddenNode = z
   .object({ id: z.string(), family: z.string(), hidden: z.literal(true) })
   .openapi("HiddenFrozenNode", {
     description: "A node of the frozen graph the viewer may not read: its id and family only",
   });
-export type HiddenNode = z.infer<typeof HiddenNode>;
 
 export const FrozenNode = z.object({
   id: z.string(),
@@ -142,9 +139,4 @@ export function thawGraph(frozen: FrozenGraph): {
     graph: buildGraph(nodes),
     webhooks: new Map(webhooks.map((webhook) => [webhook.id, webhook])),
   };
-}
-
-/** A frozen webhook's payload filters in the engine's form. */
-export function payloadFiltersOf(webhook: FrozenWebhook): PayloadFilter[] {
-  return webhook.payloadFilters;
 }

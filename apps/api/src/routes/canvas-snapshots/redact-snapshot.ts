@@ -50,7 +50,7 @@ export function redactFrozenGraph(
 }
 
 /** The ids a redacted graph shows as placeholders. */
-export function hiddenIdsOf(graph: FrozenGraph): Set<string> {
+function hiddenIdsOf(graph: FrozenGraph): Set<string> {
   return new Set([...graph.webhooks, ...graph.nodes].filter(isHidden).map((entry) => entry.id));
 }
 
@@ -59,7 +59,7 @@ export function hiddenIdsOf(graph: FrozenGraph): Set<string> {
  * one keeps its id, type and position, and of its data only the id it names (labels, target
  * URLs and the like were copied from the record).
  */
-export function redactCanvasNodes(nodes: readonly CanvasNode[], hidden: ReadonlySet<string>) {
+function redactCanvasNodes(nodes: readonly CanvasNode[], hidden: ReadonlySet<string>) {
   return nodes.map((node) => {
     const { webhookId, nodeId } = node.data;
     const hides =

@@ -6,7 +6,7 @@ import { registerGetCanvasSnapshot } from "./get.js";
 import { registerListCanvasSnapshots } from "./list.js";
 import { registerUpdateCanvasSnapshot } from "./update.js";
 
-/** Canvas snapshots (decisions.md section 12): layouts with the graph they showed, frozen. */
+/** Canvas snapshots (docs/decisions.md, "Node families and canvas"): layouts with the graph they showed, frozen. */
 export function registerCanvasSnapshotRoutes(app: ApiApp, services: ApiServices): void {
   registerListCanvasSnapshots(app, services);
   registerCreateCanvasSnapshot(app, services);

@@ -1,13 +1,13 @@
 import { z } from "@hono/zod-openapi";
 
 /** Canvas layout limits: generous for any hand-built canvas, bounded for the database. */
-export const MAX_CANVAS_NODES = 2000;
-export const MAX_CANVAS_EDGES = 5000;
+const MAX_CANVAS_NODES = 2000;
+const MAX_CANVAS_EDGES = 5000;
 
 const RecordId = z.string().trim().min(1).max(100);
 
 /**
- * A canvas node in the spec's form: `id` (`webhook-<id>` for a webhook), `type`, `position`,
+ * A canvas node in the canvas node form: `id` (`webhook-<id>` for a webhook), `type`, `position`,
  * `data`. `data.webhookId` / `data.nodeId` name the record it shows; other data keys (label,
  * isActive, ...) are kept as sent.
  */

@@ -12,7 +12,7 @@ import {
 } from "@hookflow/domain";
 import { errorResponsesOf } from "../../http/route-kit.js";
 
-export const CredentialName = z.string().trim().min(1).max(200);
+const CredentialName = z.string().trim().min(1).max(200);
 
 const DataField = z.record(z.string(), z.unknown()).openapi({
   description:
@@ -70,7 +70,7 @@ export function isCredentialType(value: string): value is CredentialType {
 }
 
 /** The row's data opened and checked against its type; undefined when it cannot be opened. */
-export function openCredential(keyRing: KeyRing, row: CredentialRow): CredentialData | undefined {
+function openCredential(keyRing: KeyRing, row: CredentialRow): CredentialData | undefined {
   if (!isCredentialType(row.type)) return undefined;
   try {
     const plain = keyRing.open(row.data as Sealed, credentialSealContext(row.id));

@@ -6,11 +6,10 @@ import type { ApiServices } from "../../services.js";
 export type OpenApiDocument = ReturnType<ApiApp["getOpenAPI31Document"]>;
 
 export const HTTP_METHODS = ["get", "post", "put", "patch", "delete", "head", "options"] as const;
-export type HttpMethod = (typeof HTTP_METHODS)[number];
 
-export const BEARER_SCHEME = "bearerAuth";
+const BEARER_SCHEME = "bearerAuth";
 
-/** Public routes (decisions.md section 0) besides the fixed list of `isPublicPath`. */
+/** Public routes (docs/decisions.md, "The api's edge") besides the fixed list of `isPublicPath`. */
 function isPublicOperation(path: string): boolean {
   return (
     isPublicPath(path) ||

@@ -23,10 +23,10 @@ const FILES: Record<string, { file: string; type: string }> = {
 };
 
 /** Runs in the browser: the page's only script of its own. */
-export const INITIALIZER = `"use strict";
+const INITIALIZER = `"use strict";
 fetch("/api/openapi.json", { headers: { accept: "application/json" } })
   .then(function (response) { return response.json(); })
-  .then(function (spec) {
+  .then(function {
     spec.servers = [{ url: window.location.origin, description: "This Hookflow instance" }];
     window.ui = SwaggerUIBundle({
       spec: spec,

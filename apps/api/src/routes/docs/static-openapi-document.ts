@@ -37,6 +37,7 @@ export async function buildStaticOpenApiDocument(): Promise<OpenApiDocument> {
     redis: inert("redis"),
     keys: inert("keys"),
     queues: inert("queues"),
+    schedules: inert("schedules"),
     logger: createLogger({ level: "silent", role: "api" }),
     metrics,
     apiMetrics: createApiMetrics(metrics),

@@ -13,10 +13,10 @@ import {
 } from "@hookflow/pipeline";
 
 /** Parked paths one event's check resumes at most (delays, approvals); past it, not evaluated. */
-export const MAX_RESUMES_PER_EVENT = 100;
+const MAX_RESUMES_PER_EVENT = 100;
 
 /** An event of the sample: its id, type and stored payload (and its text, when at hand). */
-export interface SampledEvent {
+interface SampledEvent {
   id: string;
   eventType: string | null;
   payload: unknown;
@@ -24,7 +24,7 @@ export interface SampledEvent {
 }
 
 /** What one validator did with the sampled events whose payload reached it. */
-export interface ValidatorTally {
+interface ValidatorTally {
   node: PipelineNode;
   /** Evaluated events whose payload reached the validator. */
   reached: number;
@@ -178,7 +178,7 @@ async function judgeEvent(
 }
 
 /**
- * Contract health (decisions.md section 12): each sampled event, newest first, runs through the
+ * Contract health (docs/decisions.md, "Node families and canvas"): each sampled event, newest first, runs through the
  * webhook's current graph in the dry-run engine time travel uses, and every schema validator is
  * judged on the payload that would reach it (after transforms, merges, filters). An event passes
  * when no validator rejects it; a validator's tally counts only the events that reach it. Events

@@ -10,10 +10,10 @@ import { checkContractHealth } from "./contract-health-check.js";
 import { payloadOf } from "./event-body.js";
 import { BEARER, EVENTS_TAG, errorResponses, scopeGuard } from "./event-route-kit.js";
 
-export const CONTRACT_HEALTH_DEFAULT_LIMIT = 100;
-export const CONTRACT_HEALTH_MAX_LIMIT = 1000;
+const CONTRACT_HEALTH_DEFAULT_LIMIT = 100;
+const CONTRACT_HEALTH_MAX_LIMIT = 1000;
 /** Wall time one request spends on dry runs; events not reached by then are not evaluated. */
-export const CONTRACT_HEALTH_BUDGET_MS = 5000;
+const CONTRACT_HEALTH_BUDGET_MS = 5000;
 
 const ContractHealth = z
   .object({
@@ -94,12 +94,12 @@ const route = createRoute({
 });
 
 /** Percent with one decimal; 100 when nothing was checked (nothing broke the contract). */
-export function percentOf(part: number, whole: number): number {
+function percentOf(part: number, whole: number): number {
   return whole === 0 ? 100 : Math.round((part / whole) * 1000) / 10;
 }
 
 /** Contract-health dry runs running at once per api process; further requests wait their turn. */
-export const CONTRACT_HEALTH_CONCURRENCY = 2;
+const CONTRACT_HEALTH_CONCURRENCY = 2;
 
 export function registerContractHealth(app: ApiApp, services: ApiServices): void {
   // The sandboxed runner starts only if a transform actually runs.

@@ -9,7 +9,7 @@ import {
 import { jsonTextNestsDeeperThan, MAX_PAYLOAD_DEPTH } from "@hookflow/pipeline";
 import { ActionRun } from "./action-runs-body.js";
 
-/** An event as lists show it (decisions.md section 4): no payload, no headers. */
+/** An event as lists show it (docs/decisions.md, "Delivery"): no payload, no headers. */
 export const EventSummary = z
   .object({
     id: z.string(),
@@ -112,7 +112,7 @@ export function payloadOf(body: string): unknown {
  * takes (MAX_PAYLOAD_DEPTH) is shown as its text, since the answer could not be written as JSON
  * past a few thousand levels.
  */
-export function shownPayloadOf(body: string): unknown {
+function shownPayloadOf(body: string): unknown {
   return jsonTextNestsDeeperThan(body, MAX_PAYLOAD_DEPTH) ? body : payloadOf(body);
 }
 

@@ -21,7 +21,7 @@ const ERROR_TEXT = {
   503: "The queue is unavailable",
 } as const;
 
-/** OpenAPI entries of the error answers a route can give, all in the spec's error shape. */
+/** OpenAPI entries of the error answers a route can give, all in the documented error shape. */
 export function errorResponses(...codes: Array<keyof typeof ERROR_TEXT>) {
   return errorResponsesOf(ERROR_TEXT, codes);
 }

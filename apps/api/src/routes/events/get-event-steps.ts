@@ -21,6 +21,10 @@ const EventStep = z
     statusCode: z.number().int().optional(),
     durationMs: z.number().optional(),
     lastPayload: z.unknown().optional(),
+    detail: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .openapi({ description: "An AI node's token usage and tool calls; a dry run's request" }),
     error: z.string().optional(),
     at: z.string().openapi({ example: "2030-01-01T00:00:00.000Z" }),
   })
@@ -65,6 +69,7 @@ export function registerGetEventSteps(app: ApiApp, services: ApiServices): void 
         ...(row.statusCode === null ? {} : { statusCode: row.statusCode }),
         ...(row.durationMs === null ? {} : { durationMs: row.durationMs }),
         ...(row.lastPayload === null ? {} : { lastPayload: row.lastPayload }),
+        ...(row.detail ? { detail: row.detail } : {}),
         ...(row.error === null ? {} : { error: row.error }),
         at: row.at.toISOString(),
       }),

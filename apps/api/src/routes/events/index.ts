@@ -15,7 +15,7 @@ import { registerTimeTravel } from "./time-travel.js";
 import { registerEventTimeline } from "./timeline.js";
 import { registerEventTypes } from "./types.js";
 
-/** The events API (issue 3 item 4; decisions.md sections 3 and 4). */
+/** The events API (docs/decisions.md, "Events API" and "Delivery"). */
 export function registerEventRoutes(app: ApiApp, services: ApiServices): void {
   registerListEvents(app, services);
   // Fixed paths before `/api/events/{id}`, so `types` is never read as an event id.

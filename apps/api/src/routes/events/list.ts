@@ -14,8 +14,8 @@ import {
   WebhookIdQuery,
 } from "./event-route-kit.js";
 
-export const EVENT_PAGE_DEFAULT_LIMIT = 15;
-export const EVENT_PAGE_MAX_LIMIT = 100;
+const EVENT_PAGE_DEFAULT_LIMIT = 15;
+const EVENT_PAGE_MAX_LIMIT = 100;
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME =

@@ -38,7 +38,7 @@ const route = createRoute({
   },
 });
 
-export function successRateOf(delivered: number, total: number): number {
+function successRateOf(delivered: number, total: number): number {
   return total === 0 ? 0 : Math.round((delivered / total) * 1000) / 10;
 }
 

@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { ForbiddenError, ValidationError } from "@hookflow/domain";
-import { createDryRunPorts, reachableFrom, runPipeline } from "@hookflow/pipeline";
+import { createDryRunPorts, entryOf, reachableFrom, runPipeline } from "@hookflow/pipeline";
 import { canSee } from "../../auth/access.js";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
@@ -69,7 +69,9 @@ export function registerTimeTravel(app: ApiApp, services: ApiServices): void {
         `snapshotId: Snapshot ${snapshot.id} does not show webhook ${event.webhookId}`,
       );
     }
-    const order = reachableFrom(graph, event.webhookId);
+    // A scheduled workflow's tick enters at the workflow when nodes take it (as in the worker).
+    const entry = entryOf(graph, event.entryNodeId);
+    const order = reachableFrom(graph, entry ?? event.webhookId);
     const unreadable = order.filter((nodeId) => {
       const node = graph.nodes.get(nodeId);
       return node !== undefined && !canSee(actor, node);
@@ -96,6 +98,7 @@ export function registerTimeTravel(app: ApiApp, services: ApiServices): void {
         runId: `time-travel:${snapshot.id}`,
         graph,
         order,
+        ...(entry ? { entry } : {}),
         start: {
           kind: "webhook",
           payload: payloadOf(event.body),

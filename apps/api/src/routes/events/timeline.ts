@@ -13,8 +13,8 @@ import {
 } from "./event-route-kit.js";
 
 /** Longest window one timeline covers, and most buckets it is cut into. */
-export const TIMELINE_MAX_DAYS = 92;
-export const TIMELINE_MAX_BUCKETS = 200;
+const TIMELINE_MAX_DAYS = 92;
+const TIMELINE_MAX_BUCKETS = 200;
 const DAY_MS = 86_400_000;
 
 const Bucket = z.object({

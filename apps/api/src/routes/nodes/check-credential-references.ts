@@ -28,6 +28,9 @@ export async function checkCredentialReferences<F extends FamilyKey>(
   node: OwnerColumns & { family: F },
   config: FamilyConfig<F>,
 ): Promise<void> {
+  // Families not listed check their own credentials (an AI node's, say).
+  const usable = USABLE[node.family];
+  if (!usable) return;
   const refs = credentialReferencesOf(node.family, config);
   if (refs.length === 0) return;
   const rows = await findCredentialsByIds(
@@ -45,7 +48,6 @@ export async function checkCredentialReferences<F extends FamilyKey>(
         `${ref.field}: credential ${ref.credentialId} belongs to another organization or personal space than this node`,
       );
     }
-    const usable = USABLE[node.family] ?? [];
     if (!(usable as readonly string[]).includes(row.type)) {
       throw new ValidationError(
         `${ref.field}: credential ${ref.credentialId} is of type ${row.type}; this node needs ${usable.join(" or ")}`,

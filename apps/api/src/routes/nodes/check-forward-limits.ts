@@ -29,6 +29,10 @@ function withoutForwards(node: PipelineNode): PipelineNode {
   if (node.family === "rateLimiter") {
     return { ...node, config: { ...node.config, outputWebhookIds: [] } } as PipelineNode;
   }
+  // A flow link's one forward, pointed at no webhook (no id is forwardable): it spreads nothing.
+  if (node.family === "flowLink") {
+    return { ...node, config: { ...node.config, webhookId: "" } } as PipelineNode;
+  }
   return node;
 }
 

@@ -4,7 +4,7 @@ import { buildGraph, findCycle, type PipelineNode } from "@hookflow/pipeline";
 import { collectDownstream } from "./collect-downstream.js";
 
 /**
- * 400 naming the cycle when storing `written` would close one (decisions.md section 8): a path
+ * 400 naming the cycle when storing `written` would close one (docs/decisions.md, "Node families and canvas"): a path
  * from the node back to itself along inputs, router routes or rate-limiter outputs. The stored
  * graph is acyclic (every write is checked under the graph write lock), so a new cycle passes
  * through `written` and lies in the graph downstream of it, whoever owns those nodes.

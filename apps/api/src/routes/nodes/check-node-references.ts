@@ -22,6 +22,7 @@ import {
 } from "@hookflow/pipeline";
 import { canSee } from "../../auth/access.js";
 import type { Actor } from "../../auth/actor.js";
+import { checkFeedingWorkflow } from "../scheduled-workflows/feeding-workflows.js";
 
 /** A reference a node makes, with the body field that names it. */
 export interface NamedReference extends InputNode {
@@ -88,7 +89,7 @@ function checkSameScope(field: string, what: string, record: OwnerColumns, owner
 
 /**
  * Every reference must name an existing record of the stated type that the caller can see
- * (decisions.md section 8); otherwise 400 naming the field and the id. Another owner's record
+ * (docs/decisions.md, "Node families and canvas"); otherwise 400 naming the field and the id. Another owner's record
  * reads as unknown, so ids of other tenants are not confirmed. Nothing references `selfId`.
  * With `owner` (a node write), each record must also be of the node's owner scope (400).
  * Returns the nodes and webhooks named, by id, for callers that go on to use them.
@@ -124,6 +125,7 @@ export async function checkReferencedRecords(
     const node = nodeById.get(ref.id);
     if (!node || !canSee(actor, node)) throw unknown;
     if (ref.type !== "node" && node.family !== familyOfNodeType(ref.type)) throw unknown;
+    checkFeedingWorkflow(ref.field, node);
     if (owner) checkSameScope(ref.field, `${ref.label ?? ref.type} ${ref.id}`, node, owner);
   }
   return { nodes: nodeById, webhooks: webhookById };

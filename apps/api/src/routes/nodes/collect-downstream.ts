@@ -4,10 +4,10 @@ import { edgesOf, type PipelineNode } from "@hookflow/pipeline";
 import { toPipelineNode } from "./node-records.js";
 
 /** Beyond this many vertices downstream of one write, the walk refuses rather than go on. */
-export const MAX_GRAPH_WALK = 5000;
+const MAX_GRAPH_WALK = 5000;
 
 /** Where a node's own declared edges lead (its outputs), not where its inputs come from. */
-export function targetsOf(node: PipelineNode): string[] {
+function targetsOf(node: PipelineNode): string[] {
   return edgesOf(node)
     .filter((edge) => edge.from === node.id)
     .map((edge) => edge.to);

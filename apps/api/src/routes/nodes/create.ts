@@ -3,6 +3,7 @@ import { insertPipelineNode, withGraphWriteLock } from "@hookflow/db";
 import { newPrefixedId, ownerScopeOf } from "@hookflow/domain";
 import {
   FAMILIES,
+  type FamilyConfig,
   type FamilyKey,
   type PipelineNode,
   parseCreateNode,
@@ -11,6 +12,9 @@ import {
 import { ownershipOf } from "../../auth/access.js";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
+import { checkLinkConsent, checkToolConsent } from "../flow-links/check-link-consent.js";
+import { checkScheduledWorkflowCap } from "../scheduled-workflows/scheduled-workflow-cap.js";
+import { syncSchedulerAfterWrite } from "../scheduled-workflows/sync-scheduler.js";
 import { checkActionLinks } from "./check-action-links.js";
 import { checkCredentialReferences } from "./check-credential-references.js";
 import { checkForwardLimits } from "./check-forward-limits.js";
@@ -69,6 +73,13 @@ export function registerCreateNode(app: ApiApp, services: ApiServices, key: Fami
     };
     const refs = referencesOf(key, input);
     const row = await withGraphWriteLock(services.db.db, ownerScopeOf(node), async (tx) => {
+      if (key === "scheduledWorkflow") await checkScheduledWorkflowCap(tx, node);
+      if (key === "flowLink") {
+        await checkLinkConsent(tx, node, input.config as FamilyConfig<"flowLink">);
+      }
+      if (key === "aiNode") {
+        await checkToolConsent(tx, node, input.config as FamilyConfig<"aiNode">);
+      }
       await checkNodeReferences(tx, actor, node, refs);
       await checkCredentialReferences(tx, actor, node, input.config);
       await checkActionLinks(tx, node, refs);
@@ -77,6 +88,7 @@ export function registerCreateNode(app: ApiApp, services: ApiServices, key: Fami
       return insertPipelineNode(tx, { ...node, config: input.config });
     });
     await publishGraphChanged(services, [row.id]);
+    if (key === "scheduledWorkflow") await syncSchedulerAfterWrite(services, row.id);
     return c.json(toNodeResponse(toPipelineNode(row)), 201);
   });
 }

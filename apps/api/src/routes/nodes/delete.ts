@@ -4,6 +4,7 @@ import { ownerScopeOf } from "@hookflow/domain";
 import { FAMILIES, type FamilyKey } from "@hookflow/pipeline";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
+import { syncSchedulerAfterWrite } from "../scheduled-workflows/sync-scheduler.js";
 import { detachReferences } from "./detach-references.js";
 import { familyDocs } from "./family-docs.js";
 import { loadVisibleNode, nodeGone, publishGraphChanged } from "./node-records.js";
@@ -41,6 +42,7 @@ export function registerDeleteNode(app: ApiApp, services: ApiServices, key: Fami
       return detached;
     });
     await publishGraphChanged(services, [id, ...changed]);
+    if (key === "scheduledWorkflow") await syncSchedulerAfterWrite(services, id);
     return c.body(null, 204);
   });
 }

@@ -1,4 +1,9 @@
-import { type DbExecutor, findPipelineNodesReferencing, updatePipelineNode } from "@hookflow/db";
+import {
+  type DbExecutor,
+  deletePipelineNode,
+  findPipelineNodesReferencing,
+  updatePipelineNode,
+} from "@hookflow/db";
 import { ConflictError, type OwnerColumns, sameOwnerScope } from "@hookflow/domain";
 import { FAMILIES, withoutOutputReference } from "@hookflow/pipeline";
 import { toPipelineNode } from "./node-records.js";
@@ -22,6 +27,12 @@ export async function detachReferences(
   for (const row of await findPipelineNodesReferencing(db, id)) {
     if (row.id === id) continue;
     const node = toPipelineNode(row);
+    if (node.family === "flowLink" && sameOwnerScope(node, deleted)) {
+      // A link is its source and its webhook: it goes with either (docs/decisions.md, Flow links).
+      await deletePipelineNode(db, node.id);
+      changed.push(node.id);
+      continue;
+    }
     const config = FAMILIES[node.family].config.safeParse(
       withoutOutputReference(node.family, node.config, id),
     );

@@ -18,7 +18,7 @@ export interface FamilyDocs {
   operationIds: Record<NodeRouteVerb, string>;
 }
 
-export type NodeRouteVerb = "list" | "create" | "get" | "update" | "delete";
+type NodeRouteVerb = "list" | "create" | "get" | "update" | "delete";
 
 function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
@@ -60,13 +60,11 @@ export function createBodySchema(key: FamilyKey) {
     const fallback = (defaults as Record<string, unknown>)[name];
     fields[name] = fallback === undefined ? schema : schema.optional().meta({ default: fallback });
   }
+  const { defaultName } = FAMILIES[key] as { defaultName?: string };
+  const name = defaultName ? NodeName.optional().meta({ default: defaultName }) : NodeName;
   return z
-    .object({ name: NodeName, inputNodes: InputNodes.optional(), ...fields })
+    .object({ name, inputNodes: InputNodes.optional(), ...fields })
     .openapi(`Create${familyDocs(key).component}Input`);
-}
-
-function optionalShape(shape: Record<string, z.ZodType>): Record<string, z.ZodType> {
-  return Object.fromEntries(Object.entries(shape).map(([name, field]) => [name, field.optional()]));
 }
 
 /** The PATCH body: every field optional; only those given change. */
@@ -75,7 +73,8 @@ export function patchBodySchema(key: FamilyKey) {
     .object({
       name: NodeName.optional(),
       inputNodes: InputNodes.optional(),
-      ...optionalShape(FAMILIES[key].config.shape as Record<string, z.ZodType>),
+      // Rebuilt from the shape: zod refuses .partial() on a schema with whole-object refinements.
+      ...z.object(FAMILIES[key].config.shape).partial().shape,
     })
     .openapi(`Update${familyDocs(key).component}Input`);
 }

@@ -9,7 +9,7 @@ import {
 import { toPipelineNode } from "./node-records.js";
 
 /** A graph row (the worker's read of a webhook's graph) as a pipeline node. */
-export function graphNodeOf(row: GraphNodeRow): PipelineNode {
+function graphNodeOf(row: GraphNodeRow): PipelineNode {
   return toPipelineNode(row);
 }
 

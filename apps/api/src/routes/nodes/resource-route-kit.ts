@@ -9,8 +9,8 @@ import { errorResponsesOf } from "../../http/route-kit.js";
 
 export { actingScope, BEARER, scopeGuard } from "../../http/route-kit.js";
 
-export const PAGE_DEFAULT_LIMIT = 20;
-export const PAGE_MAX_LIMIT = 100;
+const PAGE_DEFAULT_LIMIT = 20;
+const PAGE_MAX_LIMIT = 100;
 
 export const PageQuery = z.object(pageQueryFields(PAGE_DEFAULT_LIMIT, PAGE_MAX_LIMIT));
 
@@ -25,7 +25,7 @@ export function idParams(example: string) {
 
 type ErrorCode = 400 | 401 | 403 | 404 | 409;
 
-/** OpenAPI entries of the error answers a route can give, all in the spec's error shape. */
+/** OpenAPI entries of the error answers a route can give, all in the documented error shape. */
 export function errorResponses(label: string, ...codes: ErrorCode[]) {
   const text: Record<ErrorCode, string> = {
     400: "Invalid request or reference; the message names the field",

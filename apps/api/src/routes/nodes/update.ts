@@ -3,6 +3,7 @@ import { lockPipelineNode, updatePipelineNode, withGraphWriteLock } from "@hookf
 import { ownerScopeOf } from "@hookflow/domain";
 import {
   FAMILIES,
+  type FamilyConfig,
   type FamilyKey,
   type PipelineNode,
   parseUpdateNode,
@@ -10,6 +11,9 @@ import {
 } from "@hookflow/pipeline";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
+import { checkLinkConsent, checkToolConsent } from "../flow-links/check-link-consent.js";
+import { checkStillFeeds } from "../scheduled-workflows/feeding-workflows.js";
+import { syncSchedulerAfterWrite } from "../scheduled-workflows/sync-scheduler.js";
 import { checkActionLinks } from "./check-action-links.js";
 import { checkCredentialReferences } from "./check-credential-references.js";
 import { checkForwardLimits } from "./check-forward-limits.js";
@@ -74,6 +78,13 @@ export function registerUpdateNode(app: ApiApp, services: ApiServices, key: Fami
         referencesOf(key, inputOfNode(current)),
         referencesOf(key, input),
       );
+      if (key === "scheduledWorkflow") await checkStillFeeds(tx, id, input.config);
+      if (key === "flowLink") {
+        await checkLinkConsent(tx, current, input.config as FamilyConfig<"flowLink">);
+      }
+      if (key === "aiNode") {
+        await checkToolConsent(tx, current, input.config as FamilyConfig<"aiNode">);
+      }
       const now = services.now();
       const next: PipelineNode = { ...current, ...input, updatedAt: now };
       await checkCredentialReferences(tx, actor, next, input.config);
@@ -93,6 +104,7 @@ export function registerUpdateNode(app: ApiApp, services: ApiServices, key: Fami
       return updated;
     });
     await publishGraphChanged(services, [id]);
+    if (key === "scheduledWorkflow") await syncSchedulerAfterWrite(services, id);
     return c.json(toNodeResponse(toPipelineNode(row)), 200);
   });
 }

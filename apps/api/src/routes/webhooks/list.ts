@@ -13,8 +13,8 @@ import {
   webhookBody,
 } from "./webhook-route-kit.js";
 
-export const WEBHOOK_PAGE_DEFAULT_LIMIT = 20;
-export const WEBHOOK_PAGE_MAX_LIMIT = 100;
+const WEBHOOK_PAGE_DEFAULT_LIMIT = 20;
+const WEBHOOK_PAGE_MAX_LIMIT = 100;
 
 const ListQuery = z.object(pageQueryFields(WEBHOOK_PAGE_DEFAULT_LIMIT, WEBHOOK_PAGE_MAX_LIMIT));
 

@@ -10,7 +10,7 @@ import { registerWebhookStreamToken } from "./stream-token.js";
 import { registerToggleWebhookActive } from "./toggle-active.js";
 import { registerUpdateWebhook } from "./update.js";
 
-/** The webhooks control plane (decisions.md sections 1 and 3). */
+/** The webhooks control plane (docs/decisions.md, "Webhooks" and "The api's edge"). */
 export function registerWebhookRoutes(app: ApiApp, services: ApiServices): void {
   registerListWebhooks(app, services);
   registerCreateWebhook(app, services);

@@ -1,7 +1,7 @@
 import { Handle, type Node, type NodeProps, Position } from "@xyflow/react";
 import { StatusBadge } from "../../ui/badges";
 
-export interface FlowNodeData extends Record<string, unknown> {
+interface FlowNodeData extends Record<string, unknown> {
   label: string;
   kind: string;
   isWebhook: boolean;
@@ -14,7 +14,7 @@ export interface FlowNodeData extends Record<string, unknown> {
 export type FlowNodeType = Node<FlowNodeData, "hookflow">;
 
 /** A canvas node: its family, its name, and (time travel) the result the event had there. */
-export function FlowNode({ data, selected }: NodeProps<FlowNodeType>) {
+function FlowNode({ data, selected }: NodeProps<FlowNodeType>) {
   const classes = [
     "flow-node",
     data.isWebhook ? "webhook" : "",

@@ -44,16 +44,14 @@ export interface GraphEdge {
   field?: string;
 }
 
-export const canvasIdOf = (nodeType: string, id: string) =>
+const canvasIdOf = (nodeType: string, id: string) =>
   nodeType === "webhook" ? `webhook-${id}` : id;
 
 /**
  * Outgoing references a record declares by naming convention: `output<Type>Id` or
  * `output<Type>Ids` at its top level or inside its list items (a router's routes).
  */
-export function forwardRefs(
-  record: NodeRecord,
-): Array<{ nodeType: string; id: string; field: string }> {
+function forwardRefs(record: NodeRecord): Array<{ nodeType: string; id: string; field: string }> {
   const out: Array<{ nodeType: string; id: string; field: string }> = [];
   const visit = (value: unknown, path: string) => {
     if (Array.isArray(value)) {

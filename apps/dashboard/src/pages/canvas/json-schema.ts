@@ -23,7 +23,7 @@ export interface OpenApiDocument {
   components: { schemas: Record<string, JsonSchema> };
 }
 
-export interface OpenApiOperation {
+interface OpenApiOperation {
   operationId?: string;
   tags?: string[];
   summary?: string;

@@ -15,7 +15,7 @@ export interface NodeFamily {
 }
 
 /** `filter-nodes` -> `filter`, `schema-validators` -> `schemaValidator`, `routers` -> `router`. */
-export function nodeTypeOf(segment: string): string {
+function nodeTypeOf(segment: string): string {
   const base = segment.endsWith("-nodes")
     ? segment.slice(0, -"-nodes".length)
     : segment.replace(/s$/, "");

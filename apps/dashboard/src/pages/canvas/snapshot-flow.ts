@@ -4,7 +4,7 @@ import type { GraphEdge, GraphNode } from "./graph-model";
 
 type Snapshot = Schemas["CanvasSnapshot"];
 
-/** The canvas as a snapshot stores it: the spec's node form (`webhook-<id>`, type, position, data). */
+/** The canvas as a snapshot stores it: the canvas node form (`webhook-<id>`, type, position, data). */
 export function snapshotInput(
   name: string,
   graph: { nodes: GraphNode[]; edges: GraphEdge[] },

@@ -10,7 +10,7 @@ import {
 const Address = z.email().max(320);
 
 /** The context with every string HTML-escaped: values rendered into the HTML body are text. */
-export function htmlEscapedContext(value: unknown, depth = 0): unknown {
+function htmlEscapedContext(value: unknown, depth = 0): unknown {
   if (typeof value === "string") return escapeHtml(value);
   if (depth > 1000 || value === null || typeof value !== "object") return value;
   if (Array.isArray(value)) return value.map((item) => htmlEscapedContext(item, depth + 1));
@@ -20,7 +20,7 @@ export function htmlEscapedContext(value: unknown, depth = 0): unknown {
 }
 
 /** The text part: the rendered HTML without tags (linear: one pass of a non-nested pattern). */
-export function htmlToText(html: string): string {
+function htmlToText(html: string): string {
   return html
     .replace(/<(br|\/p|\/div|\/h[1-6]|\/li|\/tr)\b[^>]*>/gi, "\n")
     .replace(/<[^>]*>/g, "")
@@ -33,9 +33,7 @@ export function htmlToText(html: string): string {
 }
 
 /** `to` as rendered: addresses separated by commas or semicolons, each checked. */
-export function parseRecipients(
-  text: string,
-): { ok: true; to: string[] } | { ok: false; error: string } {
+function parseRecipients(text: string): { ok: true; to: string[] } | { ok: false; error: string } {
   const to = text
     .split(/[,;]/)
     .map((part) => part.trim())

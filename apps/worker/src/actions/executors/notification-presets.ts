@@ -23,7 +23,7 @@ function payloadPreview(payload: unknown): string {
 }
 
 /** Slack's mrkdwn control characters. */
-export function slackEscape(text: string): string {
+function slackEscape(text: string): string {
   return text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
 }
 

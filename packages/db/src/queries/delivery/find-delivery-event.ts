@@ -17,6 +17,8 @@ export interface DeliveryEvent {
   /** The node graph's run and what it produced so far (null: the graph has not run). */
   pipelineRun: string | null;
   pipelineState: Record<string, unknown> | null;
+  /** The graph vertex the event enters at when not its webhook (a scheduled workflow). */
+  entryNodeId: string | null;
 }
 
 interface Row {
@@ -32,6 +34,7 @@ interface Row {
   delivery_body: string | null;
   pipeline_run: string | null;
   pipeline_state: Record<string, unknown> | null;
+  entry_node_id: string | null;
 }
 
 /** One event as a delivery worker reads it (see `findDeliveryEvents`). */
@@ -57,6 +60,7 @@ function eventOf(row: Row): DeliveryEvent {
     deliveryBody: row.delivery_body,
     pipelineRun: row.pipeline_run,
     pipelineState: row.pipeline_state,
+    entryNodeId: row.entry_node_id,
   };
 }
 
@@ -81,7 +85,7 @@ export async function findDeliveryEvents(
   const rows = await handle.sql<Row[]>`
     select id, webhook_id, status, priority, attempt_count, delivery_phase, phase_attempt_count,
       case when id = any(${withBody}::text[]) then coalesce(delivery_body, body) end as body,
-      event_type, delivery_body, pipeline_run, pipeline_state
+      event_type, delivery_body, pipeline_run, pipeline_state, entry_node_id
     from events where id = any(${ids}::text[])`;
   const byId = new Map<string, Row>();
   for (const row of rows) byId.set(row.id, row);

@@ -28,6 +28,7 @@ const deliveryColumns = {
   chaosFailureRate: webhooks.chaosFailureRate,
   chaosLatencyMs: webhooks.chaosLatencyMs,
   responseMode: webhooks.responseMode,
+  acceptsInternalCalls: webhooks.acceptsInternalCalls,
 };
 
 /** The settings a delivery worker needs from a webhook, as stored (the signing secret sealed). */
@@ -43,6 +44,8 @@ export interface DeliveryWebhook {
   organizationId: string | null;
   targetUrl: string;
   isActive: boolean;
+  /** Consent to flow links and AI tools of the same owner running its pipeline. */
+  acceptsInternalCalls: boolean;
   /** In clear: the worker opens it once per cache load, never per delivery. */
   signingSecret: string;
   maxRetries: number;

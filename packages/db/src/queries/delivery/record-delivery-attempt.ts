@@ -1,3 +1,4 @@
+import type { DeliveryPhase } from "@hookflow/domain";
 import type { DbHandle } from "../../client.js";
 import type { EventStepRow } from "../graph/write-pipeline-apply.js";
 import { recordDeliveryAttempts } from "./record-delivery-attempts.js";
@@ -26,7 +27,7 @@ export interface EventDeliveryUpdate {
   lastStatusCode?: number | null;
   nextAttemptAt: Date | null;
   deliveredAt?: Date | null;
-  deliveryPhase?: "primary" | "fallback";
+  deliveryPhase?: DeliveryPhase;
   phaseAttemptCount?: number;
 }
 

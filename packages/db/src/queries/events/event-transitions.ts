@@ -1,7 +1,7 @@
+import { FINAL_STATUSES, OPEN_STATUSES } from "@hookflow/domain";
 import { type AnyColumn, and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../client.js";
 import { eventParks, events } from "../../schema/index.js";
-import { FINAL_EVENT_STATUSES, OPEN_EVENT_STATUSES } from "./event-rows.js";
 
 /** What a producer needs to enqueue the delivery of a reopened event. */
 export interface ReopenedEvent {
@@ -30,7 +30,7 @@ function reopenedColumns(inlineBodyMaxBytes: number) {
  */
 function reopen(now: Date) {
   return {
-    status: "pending",
+    status: "pending" as const,
     // Replays start from the original payload, not what a previous run's pipeline produced.
     deliveryBody: null,
     // A new run of the node graph (the previous run's merges and rate-limit arrivals stay behind).
@@ -42,7 +42,7 @@ function reopen(now: Date) {
     awaitingApproval: false,
     awaitingMerge: false,
     delayed: false,
-    deliveryPhase: "primary",
+    deliveryPhase: "primary" as const,
     phaseAttemptCount: 0,
     updatedAt: now,
   };
@@ -61,7 +61,7 @@ export async function replayEvent(
   const [row] = await db
     .update(events)
     .set(reopen(now))
-    .where(and(eq(events.id, id), inArray(events.status, [...FINAL_EVENT_STATUSES])))
+    .where(and(eq(events.id, id), inArray(events.status, [...FINAL_STATUSES])))
     .returning(reopenedColumns(inlineBodyMaxBytes));
   return row;
 }
@@ -177,7 +177,7 @@ export async function cancelEvent(
         delayed: false,
         updatedAt: now,
       })
-      .where(and(eq(events.id, id), inArray(events.status, [...OPEN_EVENT_STATUSES])))
+      .where(and(eq(events.id, id), inArray(events.status, [...OPEN_STATUSES])))
       .returning({ id: events.id, priority: events.priority });
     if (row) {
       await tx

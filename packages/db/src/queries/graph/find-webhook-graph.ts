@@ -26,7 +26,8 @@ interface Row {
 }
 
 /**
- * Every processing node reachable from the webhook along flow edges (a node naming a reached id
+ * Every processing node reachable from the webhook, or from a scheduled workflow feeding it
+ * (its ticks enter the graph there), along flow edges (a node naming a reached id
  * in its inputNodes, a rate limiter's outputTransformIds), in one recursive query served by the
  * GIN index on input_nodes. Only nodes of the webhook's owner scope join its graph: the
  * webhook's organization, or for a personal webhook its owner's personal nodes. A node of
@@ -46,6 +47,9 @@ export async function findWebhookGraphNodes(
         or (h.organization_id is null and n.organization_id is null and n.owner_id = h.owner_id)
     ), reach(id) as (
       select id from hook
+      union
+      select v.id from visible v, hook h
+      where v.family = 'scheduledWorkflow' and v.config ->> 'webhookId' = h.id
       union
       select next.id from reach r
       cross join lateral (

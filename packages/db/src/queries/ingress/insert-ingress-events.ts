@@ -32,7 +32,7 @@ async function insertRows(db: Database, rows: IngressEventRow[]): Promise<void> 
     rows.map((row) => ({
       id: row.id,
       webhookId: row.webhookId,
-      status: "pending",
+      status: "pending" as const,
       eventType: row.eventType,
       body: row.body,
       headers: row.headers,

@@ -13,6 +13,8 @@ export interface EventStepRecord {
   lastPayload: unknown;
   error: string | null;
   at: Date;
+  /** Node-specific record (an AI node's token usage and tool calls), when the step has one. */
+  detail?: Record<string, unknown>;
 }
 
 /**
@@ -57,6 +59,9 @@ function toRecord(eventId: string, raw: unknown): EventStepRecord | undefined {
     statusCode: number(step.statusCode),
     durationMs: number(step.durationMs),
     lastPayload: step.lastPayload === undefined ? null : step.lastPayload,
+    ...(typeof step.detail === "object" && step.detail !== null && !Array.isArray(step.detail)
+      ? { detail: step.detail as Record<string, unknown> }
+      : {}),
     error: text(step.error),
     at: new Date(at),
   };

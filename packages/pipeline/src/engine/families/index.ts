@@ -1,5 +1,6 @@
 import type { ProcessingFamilyKey } from "../../families/registry.js";
 import type { NodeExecutor } from "../node-result.js";
+import { aiNodeExecutor } from "./ai-node.js";
 import {
   approvalExecutor,
   delayExecutor,
@@ -24,6 +25,14 @@ export const EXECUTORS: { [F in ProcessingFamilyKey]: NodeExecutor<F> } = {
   merge: mergeExecutor,
   approval: approvalExecutor,
   rateLimiter: rateLimiterExecutor,
+  // A source: its ticks enter a pipeline at the nodes it feeds, so nothing reaches it.
+  scheduledWorkflow: { run: async ({ path }) => ({ kind: "pass", path }) },
+  // A flow link forwards the source's output to its webhook as a child event; the gate checks
+  // consent, rights and the forwarding budget before the event exists.
+  flowLink: {
+    run: async ({ node, path }) => ({ kind: "pass", path, forwards: [node.config.webhookId] }),
+  },
+  aiNode: aiNodeExecutor,
 };
 
 export { MERGE_TIMEOUT_SECONDS } from "./merge-node.js";

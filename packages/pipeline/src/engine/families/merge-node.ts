@@ -1,6 +1,6 @@
 import { type NodeExecutor, scaledMs } from "../node-result.js";
 
-/** How long a `wait_all` merge waits for its branches (decisions.md section 8), unscaled. */
+/** How long a `wait_all` merge waits for its branches (docs/decisions.md, "Node families and canvas"), unscaled. */
 export const MERGE_TIMEOUT_SECONDS = 3600;
 
 /**

@@ -1,199 +1,79 @@
-// Tokens of jq programs, as jq 1.8's lexer reads them. Anything it does not know (modules,
-// namespaced names, comments continued by a backslash) is `Unsupported`: the program then runs
-// in jq itself, which also reports real syntax errors in its own words.
+// Tokens of the inline subset of jq, read as jq 1.8's lexer reads them. Anything else the lexer
+// meets (string interpolation, formats, `$__loc__`, namespaced names, comments continued by a
+// backslash) is `Unsupported`: the program then runs in jq, which also words real syntax errors.
 
 export class Unsupported {
   constructor(readonly reason: string) {}
 }
 
-export type Token =
-  | { t: "ident"; v: string }
-  | { t: "keyword"; v: string }
-  | { t: "field"; v: string }
-  | { t: "var"; v: string }
-  | { t: "num"; v: number; raw: string }
-  | { t: "str"; parts: StringPart[] }
-  | { t: "format"; v: string }
-  | { t: "op"; v: string }
-  | { t: "eof" };
+/** `v`: the name, operator, string value or number text. */
+export interface Token {
+  t: "ident" | "field" | "var" | "op" | "str" | "num" | "eof";
+  v: string;
+}
 
-/** Literal text, or an interpolated expression `\(...)` as its own tokens. */
-export type StringPart = string | Token[];
-
-const KEYWORDS = new Set([
-  "as",
-  "def",
-  "module",
-  "import",
-  "include",
-  "if",
-  "then",
-  "else",
-  "elif",
-  "reduce",
-  "foreach",
-  "end",
-  "and",
-  "or",
-  "try",
-  "catch",
-  "label",
-  "break",
-]);
-
-/** Longest first, so `//=` wins over `//` and `/`. */
-const OPERATORS = [
-  "?//",
-  "//=",
-  "|=",
-  "+=",
-  "-=",
-  "*=",
-  "/=",
-  "%=",
-  "==",
-  "!=",
-  "<=",
-  ">=",
-  "//",
-  "..",
-  "|",
-  ",",
-  "+",
-  "-",
-  "*",
-  "/",
-  "%",
-  "=",
-  "<",
-  ">",
-  ".",
-  "?",
-  "(",
-  ")",
-  "[",
-  "]",
-  "{",
-  "}",
-  ":",
-  ";",
-];
-
+/** Longest first: `//=` and `?//` are read whole (and refused by the parser), never as `//`. */
+const OPERATORS =
+  "?// //= |= += -= *= /= %= == != <= >= // .. | , + - * / % = < > . ? ( ) [ ] { } : ;".split(" ");
 const IDENT = /[a-zA-Z_][a-zA-Z_0-9]*/y;
 const NUMBER = /(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?/y;
-const ESCAPES: Record<string, string> = {
-  '"': '"',
-  "\\": "\\",
-  "/": "/",
-  b: "\b",
-  f: "\f",
-  n: "\n",
-  r: "\r",
-  t: "\t",
-};
+const ESCAPES = ['"', "\\", "/", "b", "f", "n", "r", "t"];
+const ESCAPED = ['"', "\\", "/", "\b", "\f", "\n", "\r", "\t"];
+
+function sticky(pattern: RegExp, source: string, at: number): string | undefined {
+  pattern.lastIndex = at;
+  return pattern.exec(source)?.[0];
+}
 
 export function tokenize(source: string): Token[] {
   const tokens: Token[] = [];
-  const at = lexInto(source, 0, tokens, false);
-  if (at !== source.length) throw new Unsupported("unexpected )");
-  tokens.push({ t: "eof" });
-  return tokens;
-}
-
-/**
- * Lexes from `start` into `tokens`; inside an interpolation (`nested`) it stops at the `)` that
- * closes it and answers the position after it.
- */
-function lexInto(source: string, start: number, tokens: Token[], nested: boolean): number {
-  let at = start;
-  let depth = 0;
+  let at = 0;
   while (at < source.length) {
     const char = source[at] as string;
     if (char === " " || char === "\t" || char === "\n" || char === "\r") {
       at++;
-      continue;
-    }
-    if (char === "#") {
+    } else if (char === "#") {
       const end = source.indexOf("\n", at);
-      const comment = end < 0 ? source.slice(at) : source.slice(at, end);
-      if (/\\+$/.test(comment.replace(/\r$/, ""))) throw new Unsupported("continued comment");
+      const comment = source.slice(at, end < 0 ? source.length : end);
+      if (/\\\r?$/.test(comment)) throw new Unsupported("continued comment");
       at = end < 0 ? source.length : end + 1;
-      continue;
-    }
-    if (char === '"') {
-      at = lexString(source, at + 1, tokens);
-      continue;
-    }
-    if (char === "@") {
-      IDENT.lastIndex = at + 1;
-      const match = IDENT.exec(source);
-      if (!match) throw new Unsupported("bad format");
-      tokens.push({ t: "format", v: match[0] });
-      at = IDENT.lastIndex;
-      continue;
-    }
-    if (char === "$") {
-      if (source.startsWith("$__loc__", at)) throw new Unsupported("$__loc__");
-      IDENT.lastIndex = at + 1;
-      const match = IDENT.exec(source);
-      if (!match) throw new Unsupported("bad variable");
-      tokens.push({ t: "var", v: match[0] });
-      at = IDENT.lastIndex;
-      continue;
-    }
-    NUMBER.lastIndex = at;
-    const number =
-      /[0-9]/.test(char) || (char === "." && /[0-9]/.test(source[at + 1] ?? ""))
-        ? NUMBER.exec(source)
-        : null;
-    if (number) {
-      tokens.push({ t: "num", v: Number(number[0]), raw: number[0] });
-      at = NUMBER.lastIndex;
-      continue;
-    }
-    if (char === ".") {
-      IDENT.lastIndex = at + 1;
-      const field = IDENT.exec(source);
-      if (field && field.index === at + 1) {
-        tokens.push({ t: "field", v: field[0] });
-        at = IDENT.lastIndex;
-        continue;
-      }
-    }
-    IDENT.lastIndex = at;
-    const ident = /[a-zA-Z_]/.test(char) ? IDENT.exec(source) : null;
-    if (ident) {
-      at = IDENT.lastIndex;
+    } else if (char === '"') {
+      at = readString(source, at + 1, tokens);
+    } else if (/[0-9]/.test(char) || (char === "." && /[0-9]/.test(source[at + 1] ?? ""))) {
+      const raw = sticky(NUMBER, source, at) as string;
+      // jq keeps a long literal's exact text; such programs are left to it.
+      if (/\d{16}|[eE][+-]?\d{3}/.test(raw.replace(".", ""))) throw new Unsupported("long number");
+      tokens.push({ t: "num", v: raw });
+      at += raw.length;
+    } else if (char === "$" || (char === "." && sticky(IDENT, source, at + 1))) {
+      const name = sticky(IDENT, source, at + 1);
+      if (!name || (char === "$" && name === "__loc__")) throw new Unsupported("variable");
+      tokens.push({ t: char === "$" ? "var" : "field", v: name });
+      at += 1 + name.length;
+    } else if (/[a-zA-Z_]/.test(char)) {
+      const name = sticky(IDENT, source, at) as string;
+      at += name.length;
       if (source.startsWith("::", at)) throw new Unsupported("namespaced name");
-      tokens.push(
-        KEYWORDS.has(ident[0]) ? { t: "keyword", v: ident[0] } : { t: "ident", v: ident[0] },
-      );
-      continue;
+      tokens.push({ t: "ident", v: name });
+    } else {
+      const operator = OPERATORS.find((op) => source.startsWith(op, at));
+      if (!operator) throw new Unsupported(`character ${char}`);
+      tokens.push({ t: "op", v: operator });
+      at += operator.length;
     }
-    const operator = OPERATORS.find((op) => source.startsWith(op, at));
-    if (!operator) throw new Unsupported(`character ${char}`);
-    if (nested && operator === "(") depth++;
-    if (nested && operator === ")") {
-      if (depth === 0) return at + 1;
-      depth--;
-    }
-    tokens.push({ t: "op", v: operator });
-    at += operator.length;
   }
-  if (nested) throw new Unsupported("unterminated interpolation");
-  return at;
+  tokens.push({ t: "eof", v: "" });
+  return tokens;
 }
 
 /** A string literal from after its opening quote; answers the position after its closing one. */
-function lexString(source: string, start: number, tokens: Token[]): number {
-  const parts: StringPart[] = [];
+function readString(source: string, start: number, tokens: Token[]): number {
   let text = "";
   let at = start;
   while (at < source.length) {
     const char = source[at] as string;
     if (char === '"') {
-      if (text !== "" || parts.length === 0) parts.push(text);
-      tokens.push({ t: "str", parts });
+      tokens.push({ t: "str", v: text });
       return at + 1;
     }
     if (char !== "\\") {
@@ -201,30 +81,18 @@ function lexString(source: string, start: number, tokens: Token[]): number {
       at++;
       continue;
     }
-    const next = source[at + 1];
-    if (next === undefined) break;
-    if (next === "(") {
-      if (text !== "") parts.push(text);
-      text = "";
-      const inner: Token[] = [];
-      at = lexInto(source, at + 2, inner, true);
-      inner.push({ t: "eof" });
-      parts.push(inner);
-      continue;
-    }
+    const next = source[at + 1] ?? "";
     if (next === "u") {
       const hex = source.slice(at + 2, at + 6);
-      if (!/^[0-9a-fA-F]{4}$/.test(hex)) throw new Unsupported("bad \\u escape");
-      const unit = Number.parseInt(hex, 16);
       // Surrogates (paired or not) are left to jq.
-      if (unit >= 0xd800 && unit <= 0xdfff) throw new Unsupported("surrogate escape");
-      text += String.fromCharCode(unit);
+      if (!/^[0-9a-fA-F]{4}$/.test(hex) || /^d[89a-f]/i.test(hex)) throw new Unsupported("\\u");
+      text += String.fromCharCode(Number.parseInt(hex, 16));
       at += 6;
       continue;
     }
-    const escaped = ESCAPES[next];
-    if (escaped === undefined) throw new Unsupported("bad escape");
-    text += escaped;
+    // `\(` (interpolation) and unknown escapes are jq's.
+    if (!ESCAPES.includes(next)) throw new Unsupported("escape");
+    text += ESCAPED[ESCAPES.indexOf(next)];
     at += 2;
   }
   throw new Unsupported("unterminated string");

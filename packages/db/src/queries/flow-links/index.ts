@@ -1,0 +1,2 @@
+export * from "./link-results.js";
+export * from "./webhook-consent.js";
