@@ -25,6 +25,7 @@ import {
 import type { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { type ActionServices, buildActionServices } from "./actions/action-services.js";
+import { bearerTokenResolver, gmailAiTools } from "./actions/ai-integrations.js";
 import { type AiToolSource, createAiPort, type ResolveBearerToken } from "./ai/ai-port.js";
 import { createChatClient } from "./ai/chat-client.js";
 import { type ChangeFeed, createChangeFeed } from "./cache/change-feed.js";
@@ -215,8 +216,9 @@ export function buildWorkerServices(options: BuildWorkerServicesOptions): Worker
       return built;
     },
     chat,
-    resolveBearerToken: options.resolveBearerToken ?? (async () => undefined),
-    ...(options.aiTools ? { extraTools: options.aiTools } : {}),
+    // Credentials and Gmail actions with aiEnabled, unless a caller plugs in its own.
+    resolveBearerToken: options.resolveBearerToken ?? bearerTokenResolver(actions.ports),
+    extraTools: options.aiTools ?? gmailAiTools(db, actions.ports),
     delayScale: config.delayScale,
   });
 
