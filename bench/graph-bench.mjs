@@ -19,6 +19,10 @@
 //   BENCH_QUICK=1 node bench/graph-bench.mjs      # shorter phases
 //   BENCH_CPU_PROF=1 node bench/graph-bench.mjs   # the worker writes a CPU profile
 //   BENCH_ROUNDS=8 node bench/graph-bench.mjs      # more rounds (default 4; 2 when quick)
+//   BENCH_CASE=actions node bench/graph-bench.mjs  # post-delivery actions instead of the graph:
+//     an HTTP action and a Slack notification (detailed preset) after each delivery, both to a
+//     second receiver; a round ends once every event is delivered AND both its action runs
+//     ended, so the actions' work is in the measure (docs/benchmarks.md)
 import "./lib/workspace-node.mjs";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -44,14 +48,23 @@ import { fmt } from "./lib/stats.mjs";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CLI = join(ROOT, "apps/cli/dist/main.js");
 const QUICK = process.env.BENCH_QUICK === "1";
-const PHASE_MS = QUICK ? 3000 : 6000;
+const PHASE_MS = Number(process.env.BENCH_PHASE_MS ?? (QUICK ? 3000 : 6000));
+/** `graph` (the node graph) or `actions` (an HTTP action and a Slack notification per event). */
+const CASE = process.env.BENCH_CASE === "actions" ? "actions" : "graph";
 const DRAIN_EVENTS = Number(process.env.BENCH_GRAPH_EVENTS ?? (QUICK ? 2000 : 5000));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (QUICK ? 2 : 4));
 const CONNECTIONS = 64;
 const run = newRunId();
 const BASE_DB = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const dbUrl = benchDatabaseUrl(BASE_DB, run);
-const PORTS = { ingress: 18203, worker: 18204, receiver: 18205 };
+/** BENCH_PORT_BASE moves every port (another bench may hold the defaults). */
+const PORT_BASE = Number(process.env.BENCH_PORT_BASE ?? 18203);
+const PORTS = {
+  ingress: PORT_BASE,
+  worker: PORT_BASE + 1,
+  receiver: PORT_BASE + 2,
+  actions: PORT_BASE + 3,
+};
 const env = {
   NODE_ENV: "production",
   DATABASE_URL: dbUrl,
@@ -134,6 +147,40 @@ async function seedGraph(sql, userId, webhookId) {
   ]);
 }
 
+/** Stores an HTTP action and a Slack notification after `webhookId`'s deliveries, as the API would. */
+async function seedActions(sql, userId, webhookId, actionsUrl) {
+  const inputs = sql.json([{ nodeType: "webhook", nodeId: webhookId }]);
+  const http = {
+    url: `${actionsUrl}/crm/{{payload.data.id}}`,
+    method: "POST",
+    headers: { "X-Order": "{{payload.data.id}}" },
+    body: '{"order":"{{payload.data.id}}","email":"{{payload.data.customer.email}}","status":"{{response.status}}","event":"{{event.id}}"}',
+    triggerOn: "success",
+    isActive: true,
+  };
+  const slack = {
+    platform: "slack",
+    webhookUrl: `${actionsUrl}/slack`,
+    templatePreset: "detailed",
+    triggerOn: "always",
+    isActive: true,
+  };
+  await sql`insert into pipeline_nodes ${sql({ id: `hta_${run}`, family: "httpAction", owner_id: userId, name: "tell the CRM", config: sql.json(http), input_nodes: inputs })}`;
+  await sql`insert into pipeline_nodes ${sql({ id: `nta_${run}`, family: "notificationAction", owner_id: userId, name: "tell Slack", config: sql.json(slack), input_nodes: inputs })}`;
+}
+
+/** Waits until the webhook's action runs that ended reach `expected`. */
+async function waitActionRuns(sql, webhookId, expected, timeoutMs = 600_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [{ n }] =
+      await sql`select count(*)::int as n from action_runs where webhook_id = ${webhookId} and status in ('success', 'failed')`;
+    if (n >= expected) return n;
+    if (Date.now() > deadline) throw new Error(`action runs: ${n} of ${expected} ended`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 /** Stores a backlog of pending events for `webhookId`, as the ingress would, without jobs yet. */
 async function storeBacklog(sql, webhookId, round) {
   const ids = Array.from(
@@ -163,6 +210,9 @@ async function main() {
   const { Redis } = createRequire(join(ROOT, "packages/queue/package.json"))("ioredis");
   const receiver = startReceiver(join(ROOT, "bench/lib/receiver.mjs"), PORTS.receiver);
   await receiver.ready;
+  const actionsReceiver =
+    CASE === "actions" ? startReceiver(join(ROOT, "bench/lib/receiver.mjs"), PORTS.actions) : null;
+  await actionsReceiver?.ready;
   await migrate(CLI, { ...env });
   const receiverUrl = `http://127.0.0.1:${PORTS.receiver}/hook`;
   const seeded = await seedWebhooks({
@@ -176,7 +226,18 @@ async function main() {
   // The seed's `bad` webhook carries the graph here (this bench has no bad-receiver phase).
   const { sql, plain, bad: graph } = seeded;
   const [{ owner_id: userId }] = await sql`select owner_id from webhooks where id = ${graph.id}`;
-  await seedGraph(sql, userId, graph.id);
+  if (CASE === "actions") {
+    await seedActions(sql, userId, graph.id, `http://127.0.0.1:${PORTS.actions}`);
+  } else {
+    await seedGraph(sql, userId, graph.id);
+  }
+  /** Runs each delivered event of the measured side fires (0 for plain delivery). */
+  const runsPerEvent = (webhook) => (CASE === "actions" && webhook === graph ? 2 : 0);
+  const actionsSettled = async (webhook) => {
+    if (runsPerEvent(webhook) === 0) return;
+    const { delivered } = await counts(sql, webhook.id);
+    await waitActionRuns(sql, webhook.id, delivered * runsPerEvent(webhook));
+  };
   const bull = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null });
   const queues = createDeliveryQueues({
     connection: bull,
@@ -194,7 +255,11 @@ async function main() {
       node: process.version,
     },
     bodyBytes: Buffer.byteLength(body),
-    graph: "filter -> jq transform -> JavaScript transform -> schema validator",
+    case: CASE,
+    graph:
+      CASE === "actions"
+        ? "plain delivery, then an HTTP action (JSON template body) and a Slack notification (detailed preset)"
+        : "filter -> jq transform -> JavaScript transform -> schema validator",
   };
   try {
     const ingress = await startProcess({
@@ -227,12 +292,13 @@ async function main() {
         durationMs: 1500,
       });
       await waitSettled(sql, webhook.id, pre.total + r.ok, 120_000);
+      await actionsSettled(webhook);
     }
 
     for (let round = 0; round < ROUNDS; round++) {
       const paths = [
         ["plain", plain],
-        ["graph", graph],
+        [CASE, graph],
       ];
       // Alternating order: under a steady drift the side that runs second in a round gains or
       // loses a little, and alternation hands that to each side in turn.
@@ -260,6 +326,7 @@ async function main() {
           isSettled(sql, webhook.id, pre.total + ids.length),
         );
         const settled = await waitSettled(sql, webhook.id, pre.total + ids.length, 600_000, 10);
+        await actionsSettled(webhook);
         const drainSeconds = (performance.now() - started) / 1000;
         const drainCpuUs = cpuPerItem(cpuBefore, snapshotCpu(cpuGroups), ids.length);
         balances.push(balance(`${name} drain ${round}`, pre.total + ids.length, settled));
@@ -279,6 +346,7 @@ async function main() {
           isSettled(sql, webhook.id, before.total + r.ok),
         );
         const after = await waitSettled(sql, webhook.id, before.total + r.ok, 600_000, 10);
+        await actionsSettled(webhook);
         const e2eSeconds = (performance.now() - loopStarted) / 1000;
         balances.push(
           balance(`${name} e2e ${round}`, before.total + r.ok, after, r.unansweredAtMost ?? 0),
@@ -303,11 +371,13 @@ async function main() {
             .join(", ")}`,
         );
         await receiver.drain();
+        await actionsReceiver?.drain();
       }
     }
   } finally {
     for (const p of procs.reverse()) await stopProcess(p);
     receiver.child.kill();
+    actionsReceiver?.child.kill();
     await closeDeliveryQueues(queues);
     bull.disconnect();
     await sql.end();
@@ -319,23 +389,23 @@ async function main() {
   const summary = {
     drain: {
       plain: of("plain", "drainEventsPerSecond"),
-      graph: of("graph", "drainEventsPerSecond"),
+      graph: of(CASE, "drainEventsPerSecond"),
     },
     e2e: {
       plain: of("plain", "e2eDeliveredPerSecond"),
-      graph: of("graph", "e2eDeliveredPerSecond"),
+      graph: of(CASE, "e2eDeliveredPerSecond"),
     },
   };
   summary.drain.ratio = summary.drain.graph / summary.drain.plain;
   summary.e2e.ratio = summary.e2e.graph / summary.e2e.plain;
-  summary.cpu = { plain: of("plain", "drainCpuUsTotal"), graph: of("graph", "drainCpuUsTotal") };
+  summary.cpu = { plain: of("plain", "drainCpuUsTotal"), graph: of(CASE, "drainCpuUsTotal") };
   summary.cpu.ratio = summary.cpu.plain / summary.cpu.graph;
   // Each graph round over the same round's plain (run just before or just after it): drift over
   // the run (a warming cache, growing tables, other work on the machine) hits both sides of a pair
   // nearly alike, and the alternating order cancels what is left of a steady drift.
   const pairRatios = (field) =>
     rounds
-      .filter((r) => r.name === "graph")
+      .filter((r) => r.name === CASE)
       .map((g) => g[field] / rounds.find((p) => p.name === "plain" && p.round === g.round)[field]);
   summary.pairs = {
     drain: pairRatios("drainEventsPerSecond"),
@@ -344,13 +414,13 @@ async function main() {
   summary.paired = { drain: median(summary.pairs.drain), e2e: median(summary.pairs.e2e) };
   Object.assign(results, { rounds, summary, balances, void: balances.some((b) => !b.balanced) });
   log(
-    `drain (worker alone), median: plain ${fmt(summary.drain.plain, 0)} events/s, graph ${fmt(summary.drain.graph, 0)} events/s, ratio ${fmt(100 * summary.drain.ratio, 1)}% (graph costs ${fmt(100 * (1 - summary.drain.ratio), 1)}%)`,
+    `drain (worker alone), median: plain ${fmt(summary.drain.plain, 0)} events/s, ${CASE} ${fmt(summary.drain.graph, 0)} events/s, ratio ${fmt(100 * summary.drain.ratio, 1)}% (${CASE} costs ${fmt(100 * (1 - summary.drain.ratio), 1)}%)`,
   );
   log(
-    `end to end, median: plain ${fmt(summary.e2e.plain, 0)} delivered/s, graph ${fmt(summary.e2e.graph, 0)} delivered/s, ratio ${fmt(100 * summary.e2e.ratio, 1)}% (graph costs ${fmt(100 * (1 - summary.e2e.ratio), 1)}%)`,
+    `end to end, median: plain ${fmt(summary.e2e.plain, 0)} delivered/s, ${CASE} ${fmt(summary.e2e.graph, 0)} delivered/s, ratio ${fmt(100 * summary.e2e.ratio, 1)}% (${CASE} costs ${fmt(100 * (1 - summary.e2e.ratio), 1)}%)`,
   );
   log(
-    `paired rounds, median of graph / plain: drain ${fmt(100 * summary.paired.drain, 1)}%, end to end ${fmt(100 * summary.paired.e2e, 1)}%`,
+    `paired rounds, median of ${CASE} / plain: drain ${fmt(100 * summary.paired.drain, 1)}%, end to end ${fmt(100 * summary.paired.e2e, 1)}%`,
   );
   const percents = (ratios) => ratios.map((r) => `${fmt(100 * r, 1)}%`).join(", ");
   log(
@@ -359,10 +429,10 @@ async function main() {
   // A cross-check of the throughput ratio: plain's CPU per event (every process) over the graph's
   // is the ratio the CPU alone allows, when the machine is CPU-bound.
   log(
-    `CPU per drained event, all processes, median: plain ${fmt(summary.cpu.plain, 0)} µs, graph ${fmt(summary.cpu.graph, 0)} µs, ratio ${fmt(100 * summary.cpu.ratio, 1)}%`,
+    `CPU per drained event, all processes, median: plain ${fmt(summary.cpu.plain, 0)} µs, ${CASE} ${fmt(summary.cpu.graph, 0)} µs, ratio ${fmt(100 * summary.cpu.ratio, 1)}%`,
   );
   mkdirSync(join(ROOT, "bench/results"), { recursive: true });
-  const file = join(ROOT, `bench/results/graph-${results.date.replace(/[:.]/g, "-")}.json`);
+  const file = join(ROOT, `bench/results/${CASE}-${results.date.replace(/[:.]/g, "-")}.json`);
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
   if (results.void) {
     log("VOID: counts did not balance:", JSON.stringify(balances.filter((b) => !b.balanced)));

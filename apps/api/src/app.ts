@@ -9,9 +9,12 @@ import { apiCors } from "./http/cors.js";
 import { isPublicPath } from "./http/public-paths.js";
 import { hasRoute } from "./http/route-gate.js";
 import { registerTargetRoutes } from "./routes/additional-targets/register-target-routes.js";
+import { registerEmailActionOutbox } from "./routes/actions/email-outbox.js";
+import { registerGmailLabels } from "./routes/actions/gmail-labels.js";
 import { registerApprovalRoutes } from "./routes/approvals/register-approval-routes.js";
 import { registerIdentityRoutes } from "./routes/auth/index.js";
 import { registerCanvasSnapshotRoutes } from "./routes/canvas-snapshots/register-canvas-snapshot-routes.js";
+import { registerCredentialRoutes } from "./routes/credentials/register-credential-routes.js";
 import { registerDocsRoutes } from "./routes/docs/register-docs-routes.js";
 import { registerEventRoutes } from "./routes/events/index.js";
 import { registerHealth } from "./routes/health/health.js";
@@ -67,6 +70,9 @@ export function createApiApp(services: ApiServices): ApiApp {
   registerListScheduledRuns(app, services);
   registerApprovalRoutes(app, services);
   registerCanvasSnapshotRoutes(app, services);
+  registerCredentialRoutes(app, services);
+  registerEmailActionOutbox(app, services);
+  registerGmailLabels(app, services);
   registerDocsRoutes(app, services);
   return app;
 }

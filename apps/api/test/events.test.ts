@@ -307,6 +307,7 @@ describe("events api", () => {
         eventType: "order.created",
         payload: { type: "order.created", name: "e2", nested: { n: 2 } },
         headers: { "content-type": "application/json" },
+        actionRuns: [],
         sourceIp: null,
         attemptCount: 0,
         lastError: null,

@@ -2,6 +2,7 @@ import { loadConfig } from "@hookflow/config";
 import { findActiveApiKey, findUserByEmail } from "@hookflow/db";
 import {
   createKeyRing,
+  credentialSealContext,
   hashToken,
   openWebhookSecrets,
   sealedKeyId,
@@ -231,6 +232,11 @@ describe("hookflow admin commands", () => {
       // A row from before encryption at rest is sealed on the way.
       await database.sql`insert into webhooks (id, owner_id, name, ingress_token, signing_secret)
         values ('wh_rotate_2', ${owner?.id}, 'legacy', 'legacy-token-in-clear', 'whsec_clear')`;
+      // A stored credential's data is re-encrypted with them.
+      const credentialData = JSON.stringify({ token: "bearer-old-key-token" });
+      const sealedCredential = oldRing.seal(credentialData, credentialSealContext("cred_rotate_1"));
+      await database.sql`insert into credentials (id, owner_id, name, type, data)
+        values ('cred_rotate_1', ${owner?.id}, 'api', 'bearer', ${sealedCredential})`;
 
       const env = { HOOKFLOW_ENCRYPTION_KEY: newKey, HOOKFLOW_ENCRYPTION_KEYS_PREVIOUS: oldKey };
       const res = await rotateCmd(["--batch-size", "1"], env);
@@ -242,7 +248,17 @@ describe("hookflow admin commands", () => {
         webhooksResealed: expect.any(Number),
         webhooksChangedMeanwhile: 0,
         webhooksNotOpened: [],
+        credentialsResealed: 1,
+        credentialsChangedMeanwhile: 0,
+        credentialsNotOpened: [],
       });
+      const [credential] =
+        await database.sql`select data from credentials where id = 'cred_rotate_1'`;
+      expect(sealedKeyId(credential?.data)).toBe(newRing.currentKeyId);
+      expect(credential?.data).not.toMatch(/old-key/);
+      expect(newRing.open(credential?.data, credentialSealContext("cred_rotate_1"))).toBe(
+        credentialData,
+      );
 
       const rows =
         await database.sql`select * from webhooks where id like 'wh_rotate_%' order by id`;
@@ -273,7 +289,7 @@ describe("hookflow admin commands", () => {
 
       // Idempotent: a second run finds nothing to do and changes nothing.
       const again = await rotateCmd([], env);
-      expect(JSON.parse(again.out)).toMatchObject({ webhooksResealed: 0 });
+      expect(JSON.parse(again.out)).toMatchObject({ webhooksResealed: 0, credentialsResealed: 0 });
       expect(
         await database.sql`select * from webhooks where id like 'wh_rotate_%' order by id`,
       ).toEqual(rows);
@@ -285,6 +301,9 @@ describe("hookflow admin commands", () => {
       expect(JSON.parse(res.out).webhooksNotOpened).toEqual(
         expect.arrayContaining([{ id: "wh_rotate_1", reason: "unknown_key" }]),
       );
+      expect(JSON.parse(res.out).credentialsNotOpened).toEqual([
+        { id: "cred_rotate_1", reason: "unknown_key" },
+      ]);
       expect(res.err).toMatch(/HOOKFLOW_ENCRYPTION_KEYS_PREVIOUS/);
     });
 

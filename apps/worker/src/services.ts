@@ -24,6 +24,8 @@ import {
 } from "@hookflow/queue";
 import type { Queue } from "bullmq";
 import { Redis } from "ioredis";
+import { type ActionServices, buildActionServices } from "./actions/action-services.js";
+import { bearerTokenResolver, gmailAiTools } from "./actions/ai-integrations.js";
 import { type AiToolSource, createAiPort, type ResolveBearerToken } from "./ai/ai-port.js";
 import { createChatClient } from "./ai/chat-client.js";
 import { type ChangeFeed, createChangeFeed } from "./cache/change-feed.js";
@@ -73,6 +75,8 @@ export interface WorkerServices {
   pipeline: PipelineServices;
   /** Each webhook's active additional targets (cached). */
   targets: TargetCache;
+  /** Post-delivery actions: their run queue and the executors' ports. */
+  actions: ActionServices;
   now: () => Date;
   close: () => Promise<void>;
 }
@@ -183,9 +187,21 @@ export function buildWorkerServices(options: BuildWorkerServicesOptions): Worker
     feed: changes,
     now,
   });
+  const keyRing = createKeyRing(config.encryptionKeys);
+  const actions = buildActionServices({
+    config,
+    db,
+    keyRing,
+    bullConnection,
+    bullPrefix: keys.bullPrefix,
+    http,
+    transform: pipeline.transform,
+    mailer: pipeline.mailer,
+    now,
+  });
   const webhooks = createWebhookCache({
     db: db.db,
-    keyRing: createKeyRing(config.encryptionKeys),
+    keyRing,
     feed: changes,
     channel: keys.webhookChangedChannel,
     logger,
@@ -210,8 +226,9 @@ export function buildWorkerServices(options: BuildWorkerServicesOptions): Worker
       return built;
     },
     chat,
-    resolveBearerToken: options.resolveBearerToken ?? (async () => undefined),
-    ...(options.aiTools ? { extraTools: options.aiTools } : {}),
+    // Credentials and Gmail actions with aiEnabled, unless a caller plugs in its own.
+    resolveBearerToken: options.resolveBearerToken ?? bearerTokenResolver(actions.ports),
+    extraTools: options.aiTools ?? gmailAiTools(db, actions.ports),
     delayScale: config.delayScale,
   });
 
@@ -238,9 +255,11 @@ export function buildWorkerServices(options: BuildWorkerServicesOptions): Worker
     webhookFeed,
     pipeline,
     targets,
+    actions,
     now,
     close: async () => {
       await changes.close();
+      await actions.close();
       await pipeline.close();
       await closeDeliveryQueues(queues);
       await schedules.close();

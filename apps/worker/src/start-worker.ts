@@ -1,3 +1,4 @@
+import { startActionWorker } from "./actions/action-worker.js";
 import { startLaneWorkers } from "./lanes/lane-workers.js";
 import { startScheduleWorker } from "./schedules/schedule-worker.js";
 import { type ScheduleSweepState, sweepSchedulers } from "./schedules/sweep-schedulers.js";
@@ -27,9 +28,11 @@ export async function startWorker(services: WorkerServices): Promise<RunningWork
   }
   const lanes = startLaneWorkers(services);
   const scheduleWorker = startScheduleWorker(services);
+  const actions = startActionWorker(services);
   await Promise.all([
     ...[...lanes.workers.values()].map((worker) => worker.waitUntilReady()),
     scheduleWorker.waitUntilReady(),
+    actions.waitUntilReady(),
   ]);
   const scheduleSweep: ScheduleSweepState = { workflowCursor: null, schedulerOffset: 0 };
   const sweeper = startSweeper({
@@ -67,7 +70,7 @@ export async function startWorker(services: WorkerServices): Promise<RunningWork
     close: () => {
       closing ??= (async () => {
         await sweeper.stop();
-        await Promise.all([lanes.close(), scheduleWorker.close()]);
+        await Promise.all([lanes.close(), scheduleWorker.close(), actions.close()]);
       })();
       return closing;
     },

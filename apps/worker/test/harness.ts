@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from "node:crypto";
 import { loadConfig } from "@hookflow/config";
 import { type deliveryAttempts, events, users, type webhooks } from "@hookflow/db";
 import { newId } from "@hookflow/domain";
-import { createLogger, createMetrics } from "@hookflow/observability";
+import { createLogger, createMetrics, type Logger } from "@hookflow/observability";
 import { enqueueDeliveries } from "@hookflow/queue";
 import {
   createTestDatabase,
@@ -62,7 +62,7 @@ export function buildTestWorkerServices(
   redis: TestRedisPrefix,
   env: Record<string, string> = {},
   sweeper: Partial<SweeperOptions> = {},
-  plugins: Pick<BuildWorkerServicesOptions, "aiTools" | "resolveBearerToken"> = {},
+  plugins: Pick<BuildWorkerServicesOptions, "aiTools" | "resolveBearerToken" | "logger"> = {},
 ): WorkerServices {
   const config = loadConfig({
     NODE_ENV: "test",
@@ -78,20 +78,23 @@ export function buildTestWorkerServices(
   });
   return buildWorkerServices({
     config,
-    logger: createLogger({ level: process.env.HF_TEST_LOG ?? "silent", role: "worker" }),
     metrics: createMetrics({ role: "worker", defaultMetrics: false }),
     sweeper,
     ...plugins,
+    logger:
+      plugins.logger ??
+      createLogger({ level: process.env.HF_TEST_LOG ?? "silent", role: "worker" }),
   });
 }
 
 export async function startWorkerHarness(
   env: Record<string, string> = {},
   sweeper: Partial<SweeperOptions> = {},
+  logger?: Logger,
 ): Promise<WorkerHarness> {
   const database = await createTestDatabase();
   const redis = createTestRedisPrefix();
-  const services = buildTestWorkerServices(database, redis, env, sweeper);
+  const services = buildTestWorkerServices(database, redis, env, sweeper, logger ? { logger } : {});
   let worker = await startWorker(services);
   const db = database.db;
   const ownerId = newId("user");

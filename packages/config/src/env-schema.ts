@@ -94,6 +94,15 @@ export const RawEnv = z.object({
   MAIL_MAX_RECIPIENTS: z.coerce.number().int().min(1).max(50).default(10),
   /** Recipients one owner (user or organization) may mail per sliding hour; 0 = no limit. */
   MAIL_RATE_LIMIT_PER_HOUR: int(200, 0),
+  /**
+   * Base URL of Google's REST APIs for Sheets and Gmail actions (a local stand-in in tests);
+   * unset: sheets.googleapis.com and gmail.googleapis.com.
+   */
+  GOOGLE_API_BASE_URL: unsetWhenEmpty(z.url({ protocol: /^https?$/ }).optional()),
+  /** Where google_oauth credentials are refreshed. */
+  GOOGLE_OAUTH_TOKEN_URL: z
+    .url({ protocol: /^https?$/ })
+    .default("https://oauth2.googleapis.com/token"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Prometheus metrics listen here, never on PORT; `off` serves none, `0` any free port. */
   METRICS_PORT: z

@@ -48,6 +48,8 @@ export interface HookflowConfig {
   mailMaxRecipients: number;
   /** Recipients one owner may mail per sliding hour, across every worker; 0 = no limit. */
   mailRateLimitPerHour: number;
+  /** Google's API origins for Sheets and Gmail actions (both one stand-in when configured). */
+  google: { sheetsBaseUrl: string; gmailBaseUrl: string; tokenUrl: string };
   logLevel: RawEnv["LOG_LEVEL"];
   /**
    * The Prometheus listener of the process (METRICS_*), apart from the public port; null when
@@ -173,6 +175,14 @@ export function loadConfig(env: Record<string, string | undefined>): HookflowCon
     mailFrom: raw.MAIL_FROM ?? `Hookflow <hookflow@${new URL(publicBaseUrl).hostname}>`,
     mailMaxRecipients: raw.MAIL_MAX_RECIPIENTS,
     mailRateLimitPerHour: raw.MAIL_RATE_LIMIT_PER_HOUR,
+    google: {
+      sheetsBaseUrl: (raw.GOOGLE_API_BASE_URL ?? "https://sheets.googleapis.com").replace(
+        /\/+$/,
+        "",
+      ),
+      gmailBaseUrl: (raw.GOOGLE_API_BASE_URL ?? "https://gmail.googleapis.com").replace(/\/+$/, ""),
+      tokenUrl: raw.GOOGLE_OAUTH_TOKEN_URL,
+    },
     logLevel: raw.LOG_LEVEL,
     metrics:
       raw.METRICS_PORT === "off"

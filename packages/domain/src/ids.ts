@@ -11,6 +11,8 @@ export const ID_PREFIXES = {
   attempt: "att",
   canvasSnapshot: "cvs",
   additionalTarget: "tgt",
+  credential: "cred",
+  actionRun: "actr",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -1,3 +1,4 @@
+export * from "./credentials/index.js";
 export * from "./crypto/index.js";
 export * from "./delivery/index.js";
 export * from "./errors.js";

@@ -1,5 +1,6 @@
 export * from "./engine/index.js";
 export * from "./executors/index.js";
+export * from "./families/action-definitions.js";
 export * from "./families/ai-node.js";
 export * from "./families/common.js";
 export * from "./families/cron-schedule.js";

@@ -1,3 +1,4 @@
+export * from "./actions/index.js";
 export * from "./delivery/index.js";
 export * from "./lua-script.js";
 export * from "./redis-keys.js";

@@ -1,13 +1,13 @@
 import { parseArgs } from "node:util";
 import type { HookflowConfig } from "@hookflow/config";
-import { type SealProgress, sealStoredWebhookSecrets } from "@hookflow/db";
+import { resealStoredCredentials, type SealProgress, sealStoredWebhookSecrets } from "@hookflow/db";
 import { createKeyRing } from "@hookflow/domain";
 import { type AdminIo, parseOrUsage, processIo, runAdmin, UsageError } from "./admin-shared.js";
 
 const ROTATE_KEY_USAGE = `Usage: hookflow admin rotate-encryption-key [--batch-size <n>]
 
-Re-encrypts every stored credential (webhook ingress tokens, signing secrets, incoming
-signature secrets) under HOOKFLOW_ENCRYPTION_KEY, and re-hashes ingress tokens with it. Values
+Re-encrypts every stored secret (webhook ingress tokens, signing secrets, incoming
+signature secrets, and the data of stored credentials) under HOOKFLOW_ENCRYPTION_KEY, and re-hashes ingress tokens with it. Values
 sealed under a key listed in HOOKFLOW_ENCRYPTION_KEYS_PREVIOUS are opened with that key; values
 still in clear are sealed. Works in batches (default 200 rows), is idempotent, and is safe while
 Hookflow runs: a row changed meanwhile keeps the writer's values and is checked again.
@@ -56,12 +56,26 @@ export async function run(
       total.changed = progress.changed;
       if (progress.changed === 0) break;
     }
-    failed = total.failed.length > 0;
+    const credentials: SealProgress = { found: 0, sealed: 0, changed: 0, failed: [] };
+    for (let pass = 0; pass < MAX_PASSES; pass++) {
+      const progress = await resealStoredCredentials(handle.sql, {
+        keyRing,
+        batchSize: input.batchSize,
+      });
+      credentials.sealed += progress.sealed;
+      credentials.failed = progress.failed;
+      credentials.changed = progress.changed;
+      if (progress.changed === 0) break;
+    }
+    failed = total.failed.length > 0 || credentials.failed.length > 0;
     return {
       keyId: keyRing.currentKeyId,
       webhooksResealed: total.sealed,
       webhooksChangedMeanwhile: total.changed,
       webhooksNotOpened: total.failed,
+      credentialsResealed: credentials.sealed,
+      credentialsChangedMeanwhile: credentials.changed,
+      credentialsNotOpened: credentials.failed,
     };
   });
   if (code === 0 && failed) {

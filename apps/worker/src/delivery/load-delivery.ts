@@ -17,7 +17,8 @@ export interface DeliveryRun {
 
 export type LoadedDelivery =
   | { kind: "gone" }
-  | { kind: "settled"; status: string; chainStep: number | null }
+  /** Settled already; `graph` lists its actions, fired again in case a crash lost them. */
+  | { kind: "settled"; status: string; chainStep: number | null; graph: WebhookGraph }
   | { kind: "inactive" }
   | {
       kind: "ready";
@@ -44,7 +45,7 @@ export async function loadDelivery(
   ]);
   if (!webhook || !event) return { kind: "gone" };
   if (event.status !== "pending" && event.status !== "retrying") {
-    return { kind: "settled", status: event.status, chainStep: event.chainStep };
+    return { kind: "settled", status: event.status, chainStep: event.chainStep, graph };
   }
   if (!webhook.isActive) return { kind: "inactive" };
   const fresh = event.status === "pending";

@@ -3,6 +3,8 @@ import { setWebhookCircuitState } from "@hookflow/db";
 import { type CircuitConfig, cooldownMs } from "@hookflow/domain";
 import type { DeliverJobData } from "@hookflow/queue";
 import { continueChain } from "../chains/continue-chain.js";
+import { fireDeliveryActions } from "../actions/fire-actions.js";
+import { refireSettledActions } from "../actions/refire-settled-actions.js";
 import { processResume } from "../pipeline/process-resume.js";
 import type { PendingPipeline } from "../pipeline/run-fresh-pipeline.js";
 import type { WorkerServices } from "../services.js";
@@ -49,8 +51,10 @@ export async function processDelivery(
     case "gone":
       return { kind: "done", outcome: "gone" };
     case "settled":
-      // A worker may have died between recording the delivery and the chain's next step.
+      // A worker may have died between recording the delivery and what follows it: the
+      // chain's next step and the delivery's actions.
       if (loaded.status === "delivered") await resumeChain(services, data, loaded.chainStep);
+      await refireSettledActions(services, data, loaded);
       return { kind: "done", outcome: "settled" };
     case "inactive":
       // Stays pending; the sweeper enqueues it again once the webhook is active.
@@ -153,6 +157,12 @@ async function deliver(
       ...withPipeline(),
       now,
     });
+    await fireDeliveryActions(services, {
+      eventId: event.id,
+      webhookId: webhook.id,
+      outcome: "delivered",
+      actions: loaded.graph.actions,
+    });
     reportSettledWithoutAttempt(services, { eventId: event.id, deliveryStatus: "delivered" });
     return { kind: "done", outcome: "delivered" };
   }
@@ -229,5 +239,6 @@ async function deliver(
     performed,
     breaker,
     pipeline: pending?.take(),
+    actions: loaded.graph.actions,
   });
 }

@@ -11,6 +11,8 @@ import {
   newId,
   nextAttemptDelayMs,
 } from "@hookflow/domain";
+import type { PipelineNode } from "@hookflow/pipeline";
+import { announceActions, fireDeliveryActions } from "../actions/fire-actions.js";
 import type { WorkerServices } from "../services.js";
 import { reportAttemptSettled } from "../steps/delivery-steps.js";
 import type { DeliveryRun } from "./load-delivery.js";
@@ -27,6 +29,8 @@ export interface SettleInput {
   breaker?: CircuitConfig;
   /** The node graph's result of this run, when not stored yet (recorded with the attempt). */
   pipeline?: PipelineRecord;
+  /** Post-delivery actions linked to the webhook (fired once the event is delivered or failed). */
+  actions?: readonly PipelineNode[];
 }
 
 /**
@@ -176,6 +180,16 @@ export async function settleAttempt(
     pipeline: input.pipeline,
     now,
   });
+  const fired =
+    recorded.eventUpdated && (next.outcome === "delivered" || next.outcome === "failed")
+      ? await fireDeliveryActions(services, {
+          eventId,
+          webhookId: webhook.id,
+          outcome: next.outcome,
+          actions: input.actions ?? [],
+          announce: false,
+        })
+      : [];
   reportAttemptSettled(services, {
     eventId,
     webhookId: webhook.id,
@@ -185,6 +199,7 @@ export async function settleAttempt(
     error: lastError,
     outcome: next.outcome,
     eventUpdated: recorded.eventUpdated,
+    beforeDone: () => announceActions(services, eventId, fired),
   });
   if (recorded.health) {
     services.logger.debug({ webhookId: webhook.id, ...recorded.health }, "webhook health");

@@ -58,6 +58,7 @@ export function buildPipelineServices(options: {
       publicBaseUrl: config.publicBaseUrl,
       logger,
     }),
+    mailer,
     delayScale: config.delayScale,
     now: options.now,
     closeTransform: async () => {

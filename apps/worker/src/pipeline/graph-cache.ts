@@ -7,6 +7,7 @@ import {
   familyOfId,
   findCycle,
   InputNode,
+  isActionFamily,
   type PipelineGraph,
   type PipelineNode,
   reachableFrom,
@@ -26,6 +27,11 @@ export interface WebhookGraph {
   stateful: boolean;
   /** Set when the stored graph cannot run (a cycle slipped past the API, say). */
   broken?: string;
+  /**
+   * Post-delivery actions linked to the webhook or to a node of its graph, in creation order:
+   * they fire after an event's delivery settles (actions/fire-actions.ts), never in the graph.
+   */
+  actions: readonly PipelineNode[];
   /** Where events enter when not at the webhook (see `graphForEntry`); `order` starts there. */
   entry?: string;
 }
@@ -81,13 +87,20 @@ async function loadWebhookGraph(
   const rows = await findWebhookGraphNodes(db, webhookId);
   const nodes = rows.flatMap((row) => toNode(row, logger) ?? []);
   const graph = buildGraph(nodes);
+  const actions = nodes.filter((node) => isActionFamily(node.family));
   const order = reachableFrom(graph, webhookId);
   const stateful = order.some((id) => STATEFUL.has(graph.nodes.get(id)?.family as FamilyKey));
   const cycle = findCycle(graph);
   if (cycle) {
-    return { graph, order, stateful, broken: `the node graph has a cycle: ${cycle.join(" -> ")}` };
+    return {
+      graph,
+      order,
+      stateful,
+      actions,
+      broken: `the node graph has a cycle: ${cycle.join(" -> ")}`,
+    };
   }
-  return { graph, order, stateful };
+  return { graph, order, stateful, actions };
 }
 
 /** A graph-changed message names the node (or canvas snapshot) that was written. */

@@ -1,4 +1,5 @@
 import type { DbHandle } from "@hookflow/db";
+import type { Mailer } from "@hookflow/mail";
 import type { Logger } from "@hookflow/observability";
 import {
   type AiPort,
@@ -27,6 +28,8 @@ export interface PipelineServices {
   rateLimit: RateLimitPort;
   merge: MergePort;
   approvals: ApprovalNotifier;
+  /** The worker's one mailer (approval gates and email actions share its SMTP pool and limits). */
+  mailer: Mailer;
   delayScale: number;
   /** AI nodes' model calls, set once the worker's services exist (they run tool webhooks). */
   ai?: AiPort;
@@ -50,6 +53,7 @@ export function createPipelineServices(options: {
   transform: TransformPort;
   patterns: PatternPort;
   approvals: ApprovalNotifier;
+  mailer: Mailer;
   delayScale: number;
   now: () => Date;
   closeTransform?: () => Promise<void>;
@@ -71,6 +75,7 @@ export function createPipelineServices(options: {
     rateLimit,
     merge,
     approvals: options.approvals,
+    mailer: options.mailer,
     delayScale,
     portsFor: (eventId) => ({
       ...(services.ai ? { ai: services.ai } : {}),

@@ -60,6 +60,8 @@ export interface AttemptSettled {
   outcome: string;
   /** False when someone else settled the event meanwhile (cancel): no `done` from here. */
   eventUpdated: boolean;
+  /** Steps to report after the attempt's and before `done` (the actions the outcome fired). */
+  beforeDone?: () => void;
 }
 
 export function reportAttemptSettled(services: WorkerServices, input: AttemptSettled): void {
@@ -75,6 +77,7 @@ export function reportAttemptSettled(services: WorkerServices, input: AttemptSet
   });
   if (!input.eventUpdated) return;
   if (input.outcome !== "delivered" && input.outcome !== "failed") return;
+  input.beforeDone?.();
   services.steps.done(eventId, {
     deliveryStatus: input.outcome,
     statusCode: result.statusCode,

@@ -1,3 +1,5 @@
+export * from "./action-runs.js";
+export * from "./credentials.js";
 export * from "./event-steps.js";
 export * from "./events.js";
 export * from "./identity.js";

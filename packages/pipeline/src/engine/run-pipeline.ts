@@ -1,5 +1,5 @@
 import { matchesAll } from "@hookflow/domain";
-import { FAMILIES, type FamilyKey } from "../families/registry.js";
+import { FAMILIES, type ProcessingFamilyKey } from "../families/registry.js";
 import { outgoingEdges } from "../graph/build-graph.js";
 import { reachableFrom } from "../graph/graph-order.js";
 import type { PipelineNode } from "../nodes.js";
@@ -221,7 +221,8 @@ export async function runPipeline(input: RunInput, ports: EnginePorts): Promise<
     };
   };
 
-  const executorOf = (node: PipelineNode) => EXECUTORS[node.family as FamilyKey] as NodeExecutor;
+  const executorOf = (node: PipelineNode) =>
+    EXECUTORS[node.family as ProcessingFamilyKey] as NodeExecutor;
 
   const start = input.start;
   if (start.kind === "webhook") {

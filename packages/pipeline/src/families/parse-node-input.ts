@@ -1,7 +1,13 @@
 import { describeZodError, ValidationError } from "@hookflow/domain";
 import { z } from "zod";
 import { type InputNode, InputNodes, NodeName } from "./common.js";
-import { FAMILIES, type FamilyConfig, type FamilyKey } from "./registry.js";
+import {
+  FAMILIES,
+  type FamilyConfig,
+  type FamilyKey,
+  familyOfNodeType,
+  isActionFamily,
+} from "./registry.js";
 
 export interface NodeInput<F extends FamilyKey = FamilyKey> {
   name: string;
@@ -29,6 +35,24 @@ function pick(body: Record<string, unknown>, keys: string[]): Record<string, unk
   const out: Record<string, unknown> = {};
   for (const k of keys) if (body[k] !== undefined) out[k] = body[k];
   return out;
+}
+
+/**
+ * Link rules of inputNodes: an action needs at least one input (a webhook or a node of its
+ * graph), and no node takes an action as its input (actions feed nothing).
+ */
+function checkInputs(key: FamilyKey, inputNodes: readonly InputNode[]): void {
+  if (isActionFamily(key) && inputNodes.length === 0) {
+    throw new ValidationError("inputNodes: an action needs at least one input (a webhook or node)");
+  }
+  inputNodes.forEach((input, i) => {
+    const family = familyOfNodeType(input.nodeType);
+    if (family && isActionFamily(family)) {
+      throw new ValidationError(
+        `inputNodes.${i}.nodeType: an action cannot be the input of a node`,
+      );
+    }
+  });
 }
 
 /**
@@ -81,11 +105,9 @@ export function parseCreateNode<F extends FamilyKey>(key: F, body: unknown): Nod
   });
   if (!config.success) fail(config.error);
   const parsed = config.data as FamilyConfig<F>;
-  return {
-    name: common.data.name,
-    inputNodes: inputsFor(key, parsed, common.data.inputNodes),
-    config: parsed,
-  };
+  const inputNodes = inputsFor(key, parsed, common.data.inputNodes);
+  checkInputs(key, inputNodes);
+  return { name: common.data.name, inputNodes, config: parsed };
 }
 
 /**
@@ -107,9 +129,7 @@ export function parseUpdateNode<F extends FamilyKey>(
   });
   if (!config.success) fail(config.error);
   const parsed = config.data as FamilyConfig<F>;
-  return {
-    name: common.data.name ?? existing.name,
-    inputNodes: inputsFor(key, parsed, common.data.inputNodes ?? existing.inputNodes),
-    config: parsed,
-  };
+  const inputNodes = inputsFor(key, parsed, common.data.inputNodes ?? existing.inputNodes);
+  checkInputs(key, inputNodes);
+  return { name: common.data.name ?? existing.name, inputNodes, config: parsed };
 }

@@ -1,4 +1,12 @@
 import type { z } from "zod";
+import {
+  EmailActionConfig,
+  GmailActionConfig,
+  HttpActionConfig,
+  MongoActionConfig,
+  NotificationActionConfig,
+  SheetsActionConfig,
+} from "./action-definitions.js";
 import { AiNodeConfig } from "./ai-node.js";
 import type { InputNode, NodeType } from "./common.js";
 import {
@@ -29,6 +37,11 @@ interface FamilyDefinition<T extends z.ZodObject> {
   /** Values for the config fields a create may omit. */
   defaults: Partial<z.infer<T>>;
   /**
+   * `action`: a post-delivery action, fired after its event's delivery settles (never a node of
+   * the graph an event passes through). Absent: a processing node.
+   */
+  role?: "action";
+  /**
    * A source starts events of its own (a scheduled workflow's ticks) and takes no inputNodes;
    * it never runs inside a webhook's pipeline.
    */
@@ -41,6 +54,12 @@ interface FamilyDefinition<T extends z.ZodObject> {
 
 function family<T extends z.ZodObject>(definition: FamilyDefinition<T>): FamilyDefinition<T> {
   return definition;
+}
+
+function action<T extends z.ZodObject>(
+  definition: Omit<FamilyDefinition<T>, "role">,
+): FamilyDefinition<T> & { role: "action" } {
+  return { ...definition, role: "action" };
 }
 
 export const FAMILIES = {
@@ -106,6 +125,59 @@ export const FAMILIES = {
       isActive: true,
     },
   }),
+  httpAction: action({
+    nodeType: "httpAction",
+    path: "http-actions",
+    idPrefix: "hta",
+    config: HttpActionConfig,
+    defaults: { method: "POST", headers: {}, triggerOn: "success", isActive: true },
+  }),
+  emailAction: action({
+    nodeType: "emailAction",
+    path: "email-actions",
+    idPrefix: "ema",
+    config: EmailActionConfig,
+    defaults: { triggerOn: "success", isActive: true },
+  }),
+  notificationAction: action({
+    nodeType: "notificationAction",
+    path: "notification-actions",
+    idPrefix: "nta",
+    config: NotificationActionConfig,
+    defaults: { templatePreset: "default", triggerOn: "success", isActive: true },
+  }),
+  sheetsAction: action({
+    nodeType: "sheetsAction",
+    path: "sheets-actions",
+    idPrefix: "sha",
+    config: SheetsActionConfig,
+    defaults: {
+      sheetName: "Sheet1",
+      operation: "append_row",
+      triggerOn: "success",
+      isActive: true,
+    },
+  }),
+  gmailAction: action({
+    nodeType: "gmailAction",
+    path: "gmail-actions",
+    idPrefix: "gma",
+    config: GmailActionConfig,
+    defaults: {
+      operation: "send",
+      operationConfig: {},
+      aiEnabled: false,
+      triggerOn: "success",
+      isActive: true,
+    },
+  }),
+  mongoAction: action({
+    nodeType: "mongoAction",
+    path: "mongo-actions",
+    idPrefix: "mga",
+    config: MongoActionConfig,
+    defaults: { operation: "insertOne", triggerOn: "success", isActive: true },
+  }),
   scheduledWorkflow: family({
     nodeType: "scheduledWorkflow",
     path: "scheduled-workflows",
@@ -135,6 +207,33 @@ export const FAMILIES = {
 export type FamilyKey = keyof typeof FAMILIES;
 export const FAMILY_KEYS = Object.keys(FAMILIES) as FamilyKey[];
 export type FamilyConfig<F extends FamilyKey> = z.infer<(typeof FAMILIES)[F]["config"]>;
+
+type ActionKeyOf<K extends FamilyKey> = K extends FamilyKey
+  ? (typeof FAMILIES)[K] extends { role: "action" }
+    ? K
+    : never
+  : never;
+/** Post-delivery action families (http-actions, email-actions, ...). */
+export type ActionFamilyKey = ActionKeyOf<FamilyKey>;
+/** Families of nodes an event passes through in its graph. */
+export type ProcessingFamilyKey = Exclude<FamilyKey, ActionFamilyKey>;
+
+export function isActionFamily(key: string): key is ActionFamilyKey {
+  return (
+    Object.hasOwn(FAMILIES, key) &&
+    (FAMILIES[key as FamilyKey] as { role?: string }).role === "action"
+  );
+}
+export const ACTION_FAMILY_KEYS = FAMILY_KEYS.filter(isActionFamily);
+
+/** Every credential a config names (`credentialId`), with the field naming it. */
+export function credentialReferencesOf<F extends FamilyKey>(
+  _key: F,
+  config: FamilyConfig<F>,
+): Array<{ field: string; credentialId: string }> {
+  const credentialId = (config as { credentialId?: unknown }).credentialId;
+  return typeof credentialId === "string" ? [{ field: "credentialId", credentialId }] : [];
+}
 
 /** The family whose canonical node type is `type` (webhooks have none). */
 export function familyOfNodeType(type: NodeType): FamilyKey | undefined {
@@ -222,6 +321,15 @@ export function mailRecipientsOf<F extends FamilyKey>(
     return [
       { field: "notifyEmails", addresses: (config as FamilyConfig<"approval">).notifyEmails },
     ];
+  }
+  if (key === "emailAction") {
+    // Each comma- or semicolon-separated part, a template or not, is one recipient at least.
+    const to = (config as FamilyConfig<"emailAction">).to;
+    const addresses = to
+      .split(/[,;]/)
+      .map((part) => part.trim())
+      .filter((part) => part !== "");
+    return [{ field: "to", addresses }];
   }
   return [];
 }

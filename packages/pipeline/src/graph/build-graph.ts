@@ -1,4 +1,4 @@
-import type { FamilyConfig } from "../families/registry.js";
+import { type FamilyConfig, isActionFamily } from "../families/registry.js";
 import type { PipelineNode } from "../nodes.js";
 
 /**
@@ -70,12 +70,14 @@ export function edgesOf(node: PipelineNode): GraphEdge[] {
 }
 
 /**
- * Builds the graph of `nodes`. Duplicate edges (a transform listed both in a limiter's
+ * Builds the graph of `nodes`. Post-delivery actions are left out: they are no step of the
+ * graph (they fire after delivery) and feed nothing, so they can neither close a cycle nor
+ * change what an event passes through. Duplicate edges (a transform listed both in a limiter's
  * outputTransformIds and with the limiter in its inputNodes) are kept once.
  */
 export function buildGraph(nodes: readonly PipelineNode[]): PipelineGraph {
   const byId = new Map<string, PipelineNode>();
-  for (const node of nodes) byId.set(node.id, node);
+  for (const node of nodes) if (!isActionFamily(node.family)) byId.set(node.id, node);
   const vertices: string[] = [...byId.keys()];
   const known = new Set(vertices);
   const outgoing = new Map<string, GraphEdge[]>();

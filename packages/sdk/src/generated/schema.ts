@@ -219,7 +219,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a webhook
-         * @description Deletes the webhook with its events and delivery attempts, and removes their waiting and delayed jobs from the queues (at most 10,000; any further ones end without a request when they run); its ingress URL answers 404 from then on. In the same transaction it is removed from every node that references it (inputNodes, router routes, rate-limiter outputs) and from every additional target's inputNodes and every webhook's chainWebhookIds; 409 when a node of the webhook's own owner cannot do without it (a router whose only route leads to it). Needs webhooks:write.
+         * @description Deletes the webhook with its events and delivery attempts; its ingress URL answers 404 from then on. In the same transaction it is removed from every node that references it (inputNodes, router routes, rate-limiter outputs); 409 when a node of the webhook's own owner cannot do without it (a router whose only route leads to it). Needs webhooks:write.
          */
         delete: operations["deleteWebhook"];
         options?: never;
@@ -440,7 +440,7 @@ export interface paths {
         };
         /**
          * Get an event
-         * @description The event with its full payload and sanitised headers, and where each additional target of its webhook stands with it (`targets`; their attempts are under /deliveries), and the chain it belongs to (`chain`: every step from the origin, not_reached where it stopped). The event's status is its primary target's. Needs events:read.
+         * @description The event with its full payload, sanitised headers and the runs of the post-delivery actions it fired. Needs events:read.
          */
         get: operations["getEvent"];
         put?: never;
@@ -1007,6 +1007,318 @@ export interface paths {
         patch: operations["updateRateLimiterNode"];
         trace?: never;
     };
+    "/api/http-actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List http actions
+         * @description Records of the acting context, newest first: the organization's when the request acts for one (X-Organization-Id or an organization key), else the caller's personal ones. A plain array; the total is in the X-Total-Count header. page defaults to 1, limit to 20 (max 100). Needs canvas:read.
+         */
+        get: operations["listHttpActions"];
+        put?: never;
+        /**
+         * Create a http action
+         * @description name is required; fields with a default may be omitted. Every inputNodes entry and output reference must name an existing webhook or node the caller can see, of the node's own owner (the organization acted for, or the caller's personal space), and the node must not close a cycle (400 naming it). One event may not spread through forwards (router routes, rate-limiter output webhooks) to more than GRAPH_MAX_DESCENDANTS (default 100) events, nor nest forwards deeper than GRAPH_MAX_FORWARD_DEPTH (default 5): 400 naming the limit when the node's own forwards break it, 409 when the node connects existing nodes that do. Lists of mail recipients (notifyEmails) hold at most 10 addresses (MAIL_MAX_RECIPIENTS; 400 naming the field). Unknown fields are ignored. Needs canvas:write.
+         */
+        post: operations["createHttpAction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/http-actions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a http action
+         * @description Needs canvas:read.
+         */
+        get: operations["getHttpAction"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a http action
+         * @description Deletes the node and, in the same transaction, removes it from every other node that references it (their inputNodes and output lists), so the graph never holds a dangling edge: nodes fed only by it are left without that input. Needs canvas:write.
+         */
+        delete: operations["deleteHttpAction"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a http action
+         * @description Only the fields given change; lists (inputNodes, filters, routes, ...) are replaced whole. The merged record is validated as a create would be. References the update adds must exist, be visible and belong to the node's own owner, and must not close a cycle (400 naming it) nor break a forwarding limit (GRAPH_MAX_DESCENDANTS, GRAPH_MAX_FORWARD_DEPTH: 400 when the node's own forwards break it, 409 when the nodes it connects do). Lists of mail recipients (notifyEmails) hold at most 10 addresses (MAIL_MAX_RECIPIENTS; 400 naming the field). Needs canvas:write.
+         */
+        patch: operations["updateHttpAction"];
+        trace?: never;
+    };
+    "/api/email-actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List email actions
+         * @description Records of the acting context, newest first: the organization's when the request acts for one (X-Organization-Id or an organization key), else the caller's personal ones. A plain array; the total is in the X-Total-Count header. page defaults to 1, limit to 20 (max 100). Needs canvas:read.
+         */
+        get: operations["listEmailActions"];
+        put?: never;
+        /**
+         * Create an email action
+         * @description name is required; fields with a default may be omitted. Every inputNodes entry and output reference must name an existing webhook or node the caller can see, of the node's own owner (the organization acted for, or the caller's personal space), and the node must not close a cycle (400 naming it). One event may not spread through forwards (router routes, rate-limiter output webhooks) to more than GRAPH_MAX_DESCENDANTS (default 100) events, nor nest forwards deeper than GRAPH_MAX_FORWARD_DEPTH (default 5): 400 naming the limit when the node's own forwards break it, 409 when the node connects existing nodes that do. Lists of mail recipients (notifyEmails) hold at most 10 addresses (MAIL_MAX_RECIPIENTS; 400 naming the field). Unknown fields are ignored. Needs canvas:write.
+         */
+        post: operations["createEmailAction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/email-actions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an email action
+         * @description Needs canvas:read.
+         */
+        get: operations["getEmailAction"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an email action
+         * @description Deletes the node and, in the same transaction, removes it from every other node that references it (their inputNodes and output lists), so the graph never holds a dangling edge: nodes fed only by it are left without that input. Needs canvas:write.
+         */
+        delete: operations["deleteEmailAction"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an email action
+         * @description Only the fields given change; lists (inputNodes, filters, routes, ...) are replaced whole. The merged record is validated as a create would be. References the update adds must exist, be visible and belong to the node's own owner, and must not close a cycle (400 naming it) nor break a forwarding limit (GRAPH_MAX_DESCENDANTS, GRAPH_MAX_FORWARD_DEPTH: 400 when the node's own forwards break it, 409 when the nodes it connects do). Lists of mail recipients (notifyEmails) hold at most 10 addresses (MAIL_MAX_RECIPIENTS; 400 naming the field). Needs canvas:write.
+         */
+        patch: operations["updateEmailAction"];
+        trace?: never;
+    };
+    "/api/notification-actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List notification actions
+         * @description Records of the acting context, newest first: the organization's when the request acts for one (X-Organization-Id or an organization key), else the caller's personal ones. A plain array; the total is in the X-Total-Count header. page defaults to 1, limit to 20 (max 100). Needs canvas:read.
+         */
+        get: operations["listNotificationActions"];
+        put?: never;
+        /**
+         * Create a notification action
+         * @description name is required; fields with a default may be omitted. Every inputNodes entry and output reference must name an existing webhook or node the caller can see, of the node's own owner (the organization acted for, or the caller's personal space), and the node must not close a cycle (400 naming it). One event may not spread through forwards (router routes, rate-limiter output webhooks) to more than GRAPH_MAX_DESCENDANTS (default 100) events, nor nest forwards deeper than GRAPH_MAX_FORWARD_DEPTH (default 5): 400 naming the limit when the node's own forwards break it, 409 when the node connects existing nodes that do. Lists of mail recipients (notifyEmails) hold at most 10 addresses (MAIL_MAX_RECIPIENTS; 400 naming the field). Unknown fields are ignored. Needs canvas:write.
+         */
+        post: operations["createNotificationAction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/notification-actions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a notification action
+         * @description Needs canvas:read.
+         */
+        get: operations["getNotificationAction"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a notification action
+         * @description Deletes the node and, in the same transaction, removes it from every other node that references it (their inputNodes and output lists), so the graph never holds a dangling edge: nodes fed only by it are left without that input. Needs canvas:write.
+         */
+        delete: operations["deleteNotificationAction"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a notification action
+         * @description Only the fields given change; lists (inputNodes, filters, routes, ...) are replaced whole. The merged record is validated as a create would be. References the update adds must exist, be visible and belong to the node's own owner, and must not close a cycle (400 naming it) nor break a forwarding limit (GRAPH_MAX_DESCENDANTS, GRAPH_MAX_FORWARD_DEPTH: 400 when the node's own forwards break it, 409 when the nodes it connects do). Lists of mail recipients (notifyEmails) hold at most 10 addresses (MAIL_MAX_RECIPIENTS; 400 naming the field). Needs canvas:write.
+         */
+        patch: operations["updateNotificationAction"];
+        trace?: never;
+    };
+    "/api/sheets-actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List sheets actions
+         * @description Records of the acting context, newest first: the organization's when the request acts for one (X-Organization-Id or an organization key), else the caller's personal ones. A plain array; the total is in the X-Total-Count header. page defaults to 1, limit to 20 (max 100). Needs canvas:read.
+         */
+        get: operations["listSheetsActions"];
+        put?: never;
+        /**
+         * Create a sheets action
+         * @description name is required; fields with a default may be omitted. Every inputNodes entry and output reference must name an existing webhook or node the caller can see, of the node's own owner (the organization acted for, or the caller's personal space), and the node must not close a cycle (400 naming it). One event may not spread through forwards (router routes, rate-limiter output webhooks) to more than GRAPH_MAX_DESCENDANTS (default 100) events, nor nest forwards deeper than GRAPH_MAX_FORWARD_DEPTH (default 5): 400 naming the limit when the node's own forwards break it, 409 when the node connects existing nodes that do. Lists of mail recipients (notifyEmails) hold at most 10 addresses (MAIL_MAX_RECIPIENTS; 400 naming the field). Unknown fields are ignored. Needs canvas:write.
+         */
+        post: operations["createSheetsAction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sheets-actions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a sheets action
+         * @description Needs canvas:read.
+         */
+        get: operations["getSheetsAction"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a sheets action
+         * @description Deletes the node and, in the same transaction, removes it from every other node that references it (their inputNodes and output lists), so the graph never holds a dangling edge: nodes fed only by it are left without that input. Needs canvas:write.
+         */
+        delete: operations["deleteSheetsAction"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a sheets action
+         * @description Only the fields given change; lists (inputNodes, filters, routes, ...) are replaced whole. The merged record is validated as a create would be. References the update adds must exist, be visible and belong to the node's own owner, and must not close a cycle (400 naming it) nor break a forwarding limit (GRAPH_MAX_DESCENDANTS, GRAPH_MAX_FORWARD_DEPTH: 400 when the node's own forwards break it, 409 when the nodes it connects do). Lists of mail recipients (notifyEmails) hold at most 10 addresses (MAIL_MAX_RECIPIENTS; 400 naming the field). Needs canvas:write.
+         */
+        patch: operations["updateSheetsAction"];
+        trace?: never;
+    };
+    "/api/gmail-actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List gmail actions
+         * @description Records of the acting context, newest first: the organization's when the request acts for one (X-Organization-Id or an organization key), else the caller's personal ones. A plain array; the total is in the X-Total-Count header. page defaults to 1, limit to 20 (max 100). Needs canvas:read.
+         */
+        get: operations["listGmailActions"];
+        put?: never;
+        /**
+         * Create a gmail action
+         * @description name is required; fields with a default may be omitted. Every inputNodes entry and output reference must name an existing webhook or node the caller can see, of the node's own owner (the organization acted for, or the caller's personal space), and the node must not close a cycle (400 naming it). One event may not spread through forwards (router routes, rate-limiter output webhooks) to more than GRAPH_MAX_DESCENDANTS (default 100) events, nor nest forwards deeper than GRAPH_MAX_FORWARD_DEPTH (default 5): 400 naming the limit when the node's own forwards break it, 409 when the node connects existing nodes that do. Lists of mail recipients (notifyEmails) hold at most 10 addresses (MAIL_MAX_RECIPIENTS; 400 naming the field). Unknown fields are ignored. Needs canvas:write.
+         */
+        post: operations["createGmailAction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/gmail-actions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a gmail action
+         * @description Needs canvas:read.
+         */
+        get: operations["getGmailAction"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a gmail action
+         * @description Deletes the node and, in the same transaction, removes it from every other node that references it (their inputNodes and output lists), so the graph never holds a dangling edge: nodes fed only by it are left without that input. Needs canvas:write.
+         */
+        delete: operations["deleteGmailAction"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a gmail action
+         * @description Only the fields given change; lists (inputNodes, filters, routes, ...) are replaced whole. The merged record is validated as a create would be. References the update adds must exist, be visible and belong to the node's own owner, and must not close a cycle (400 naming it) nor break a forwarding limit (GRAPH_MAX_DESCENDANTS, GRAPH_MAX_FORWARD_DEPTH: 400 when the node's own forwards break it, 409 when the nodes it connects do). Lists of mail recipients (notifyEmails) hold at most 10 addresses (MAIL_MAX_RECIPIENTS; 400 naming the field). Needs canvas:write.
+         */
+        patch: operations["updateGmailAction"];
+        trace?: never;
+    };
+    "/api/mongo-actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List mongo actions
+         * @description Records of the acting context, newest first: the organization's when the request acts for one (X-Organization-Id or an organization key), else the caller's personal ones. A plain array; the total is in the X-Total-Count header. page defaults to 1, limit to 20 (max 100). Needs canvas:read.
+         */
+        get: operations["listMongoActions"];
+        put?: never;
+        /**
+         * Create a mongo action
+         * @description name is required; fields with a default may be omitted. Every inputNodes entry and output reference must name an existing webhook or node the caller can see, of the node's own owner (the organization acted for, or the caller's personal space), and the node must not close a cycle (400 naming it). One event may not spread through forwards (router routes, rate-limiter output webhooks) to more than GRAPH_MAX_DESCENDANTS (default 100) events, nor nest forwards deeper than GRAPH_MAX_FORWARD_DEPTH (default 5): 400 naming the limit when the node's own forwards break it, 409 when the node connects existing nodes that do. Lists of mail recipients (notifyEmails) hold at most 10 addresses (MAIL_MAX_RECIPIENTS; 400 naming the field). Unknown fields are ignored. Needs canvas:write.
+         */
+        post: operations["createMongoAction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mongo-actions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a mongo action
+         * @description Needs canvas:read.
+         */
+        get: operations["getMongoAction"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a mongo action
+         * @description Deletes the node and, in the same transaction, removes it from every other node that references it (their inputNodes and output lists), so the graph never holds a dangling edge: nodes fed only by it are left without that input. Needs canvas:write.
+         */
+        delete: operations["deleteMongoAction"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a mongo action
+         * @description Only the fields given change; lists (inputNodes, filters, routes, ...) are replaced whole. The merged record is validated as a create would be. References the update adds must exist, be visible and belong to the node's own owner, and must not close a cycle (400 naming it) nor break a forwarding limit (GRAPH_MAX_DESCENDANTS, GRAPH_MAX_FORWARD_DEPTH: 400 when the node's own forwards break it, 409 when the nodes it connects do). Lists of mail recipients (notifyEmails) hold at most 10 addresses (MAIL_MAX_RECIPIENTS; 400 naming the field). Needs canvas:write.
+         */
+        patch: operations["updateMongoAction"];
+        trace?: never;
+    };
     "/api/scheduled-workflows": {
         parameters: {
             query?: never;
@@ -1161,58 +1473,6 @@ export interface paths {
          * @description Only the fields given change; lists (inputNodes, filters, routes, ...) are replaced whole. The merged record is validated as a create would be. References the update adds must exist, be visible and belong to the node's own owner, and must not close a cycle (400 naming it) nor break a forwarding limit (GRAPH_MAX_DESCENDANTS, GRAPH_MAX_FORWARD_DEPTH: 400 when the node's own forwards break it, 409 when the nodes it connects do). Lists of mail recipients (notifyEmails) hold at most 10 addresses (MAIL_MAX_RECIPIENTS; 400 naming the field). Needs canvas:write.
          */
         patch: operations["updateAiNode"];
-        trace?: never;
-    };
-    "/api/additional-targets": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List additional targets
-         * @description Targets of the acting context, newest first: the organization's when the request acts for one, else the caller's personal ones. A plain array; the total is in X-Total-Count. page defaults to 1, limit to 20 (max 100). Needs webhooks:read.
-         */
-        get: operations["listAdditionalTargets"];
-        put?: never;
-        /**
-         * Create an additional target
-         * @description name and url are required. Every inputNodes entry names a webhook (nodeType webhook) that exists, is visible to the caller and belongs to the target's own owner (the organization acted for, or the caller's personal space): 400 naming the field otherwise. maxRetries (default 3) above the owner's plan limit (free 3, pro 10) is 403 naming the limit. payloadTransform must be a valid JSON template (400). Needs webhooks:write.
-         */
-        post: operations["createAdditionalTarget"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/additional-targets/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Get an additional target
-         * @description Needs webhooks:read.
-         */
-        get: operations["getAdditionalTarget"];
-        put?: never;
-        post?: never;
-        /**
-         * Delete an additional target
-         * @description Deletes the target and its links to webhooks; deliveries to it still queued end without a request. Its recorded attempts stay with their events. Needs webhooks:write.
-         */
-        delete: operations["deleteAdditionalTarget"];
-        options?: never;
-        head?: never;
-        /**
-         * Update an additional target
-         * @description Only the fields given change; inputNodes and filters are replaced whole; payloadTransform null removes the template. Webhooks the update adds to inputNodes are checked as on create (400); a maxRetries given above the owner's plan limit is 403. Needs webhooks:write.
-         */
-        patch: operations["updateAdditionalTarget"];
         trace?: never;
     };
     "/api/scheduled-workflows/{id}/runs": {
@@ -1389,6 +1649,98 @@ export interface paths {
          * @description Only the fields given change. Giving nodes or edges checks the layout as a create does and freezes the graph again, as it is now (records the caller cannot read as placeholders); renaming keeps the frozen graph. The answer shows only what the caller may read. Needs canvas:write.
          */
         patch: operations["updateCanvasSnapshot"];
+        trace?: never;
+    };
+    "/api/credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List credentials
+         * @description The acting context's credentials, newest first, without their data. Needs canvas:read.
+         */
+        get: operations["listCredentials"];
+        put?: never;
+        /**
+         * Create a credential
+         * @description Stores `data`, checked against the schema of `type` (400 naming `data.<field>`), sealed with AES-256-GCM; the answer and every later read show only its non-secret preview. Needs canvas:write.
+         */
+        post: operations["createCredential"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/credentials/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a credential
+         * @description Without its data. Needs canvas:read.
+         */
+        get: operations["getCredential"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a credential
+         * @description 409 naming a node that still uses it. Needs canvas:write.
+         */
+        delete: operations["deleteCredential"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a credential
+         * @description Renames it and/or replaces its data whole (checked against its type, which never changes). Needs canvas:write.
+         */
+        patch: operations["updateCredential"];
+        trace?: never;
+    };
+    "/api/email-actions/{id}/outbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the mails of an email action
+         * @description Every mail this action produced, newest first: kept here without SMTP_URL (status outbox), else sent or failed through the operator's SMTP server; refused when over a mail limit (MAIL_MAX_RECIPIENTS, MAIL_RATE_LIMIT_PER_HOUR), with the reason in error. A plain array; the total is in X-Total-Count. Needs canvas:read.
+         */
+        get: operations["listEmailActionOutbox"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/gmail-actions/labels/{credentialId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the labels of a connected Gmail account
+         * @description Calls Gmail's users.labels.list with the google_oauth credential (its token refreshed if it expires), for choosing labelIds. 503 when Google refuses or cannot be reached (the message gives Google's status, never a token). Needs canvas:read.
+         */
+        get: operations["listGmailLabels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/in/{token}": {
@@ -1703,44 +2055,42 @@ export interface components {
                 p99: number | null;
             }[];
         };
-        EventWithTargets: components["schemas"]["Event"] & {
-            targets: components["schemas"]["TargetDelivery"][];
-            chain: components["schemas"]["EventChain"];
-        };
-        TargetDelivery: {
-            targetId: string;
-            /** @enum {string} */
-            status: "pending" | "retrying" | "delivered" | "failed";
-            attempts: number;
-            lastStatusCode: number | null;
-            lastError: string | null;
-            /** @enum {string|null} */
-            notification: "pending" | "sent" | "failed" | null;
-        };
-        EventChain: {
-            originEventId: string;
-            steps: {
-                step: number;
-                webhookId: string;
-                eventId: string | null;
-                /** @description The step event's status, or not_reached */
-                status: string;
-            }[];
-        } | null;
         Event: components["schemas"]["EventSummary"] & {
             /** @description The payload as received (any JSON value); a body nested more than 1000 levels deep, which the node graph refuses, is given as its text */
             payload?: unknown;
             headers: {
                 [key: string]: string;
             };
+            /** @description Runs of the post-delivery actions the event fired, in the order they started */
+            actionRuns: components["schemas"]["ActionRun"][];
+        };
+        ActionRun: {
+            id: string;
+            actionId: string;
+            /** @description httpAction, notificationAction, emailAction, ... */
+            family: string;
+            /**
+             * @description The delivery outcome that fired it
+             * @enum {string}
+             */
+            trigger: "success" | "failure";
+            /** @enum {string} */
+            status: "running" | "retrying" | "success" | "failed";
+            tries: number;
+            statusCode: number | null;
+            /** @description First 4 KB of what the action got back */
+            response: string | null;
+            error: string | null;
+            /** @description Of the last try */
+            durationMs: number | null;
+            startedAt: string;
+            finishedAt: string | null;
         };
         DeliveryAttempt: {
             id: string;
             _id: string;
             targetUrl: string;
             isAdditionalTarget: boolean;
-            /** @description The additional target's id; null for the webhook's own target */
-            targetId: string | null;
             attempt: number;
             statusCode: number;
             responseBody: string;
@@ -1836,7 +2186,7 @@ export interface components {
             })[];
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink" | "ai";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction" | "flowLink" | "ai";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -1847,7 +2197,7 @@ export interface components {
         CreateRouterInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -1864,7 +2214,7 @@ export interface components {
         UpdateRouterInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -1893,7 +2243,7 @@ export interface components {
             }[];
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink" | "ai";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction" | "flowLink" | "ai";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -1904,7 +2254,7 @@ export interface components {
         CreateFilterNodeInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -1924,7 +2274,7 @@ export interface components {
         UpdateFilterNodeInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -1948,7 +2298,7 @@ export interface components {
             template: string;
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink" | "ai";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction" | "flowLink" | "ai";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -1959,7 +2309,7 @@ export interface components {
         CreateTransformNodeInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -1971,7 +2321,7 @@ export interface components {
         UpdateTransformNodeInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2005,7 +2355,7 @@ export interface components {
             }[];
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink" | "ai";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction" | "flowLink" | "ai";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -2016,7 +2366,7 @@ export interface components {
         CreateSchemaValidatorInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2045,7 +2395,7 @@ export interface components {
         UpdateSchemaValidatorInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2076,7 +2426,7 @@ export interface components {
             delaySeconds: number;
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink" | "ai";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction" | "flowLink" | "ai";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -2087,7 +2437,7 @@ export interface components {
         CreateDelayNodeInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2096,7 +2446,7 @@ export interface components {
         UpdateDelayNodeInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2111,7 +2461,7 @@ export interface components {
             expectedBranchCount: number;
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink" | "ai";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction" | "flowLink" | "ai";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -2122,7 +2472,7 @@ export interface components {
         CreateMergeNodeInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2137,7 +2487,7 @@ export interface components {
         UpdateMergeNodeInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2156,7 +2506,7 @@ export interface components {
             notifyEmails: string[];
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink" | "ai";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction" | "flowLink" | "ai";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -2167,7 +2517,7 @@ export interface components {
         CreateApprovalNodeInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2187,7 +2537,7 @@ export interface components {
         UpdateApprovalNodeInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2211,7 +2561,7 @@ export interface components {
             isActive: boolean;
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink" | "ai";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction" | "flowLink" | "ai";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -2222,7 +2572,7 @@ export interface components {
         CreateRateLimiterNodeInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2245,7 +2595,7 @@ export interface components {
         UpdateRateLimiterNodeInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2256,6 +2606,456 @@ export interface components {
             maxQueueDelaySeconds?: number;
             outputWebhookIds?: string[];
             outputTransformIds?: string[];
+            isActive?: boolean;
+        };
+        HttpAction: {
+            id: string;
+            _id: string;
+            name: string;
+            url: string;
+            /** @enum {string} */
+            method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+            headers: {
+                [key: string]: string;
+            };
+            /** @description A body that is valid JSON is a JSON template (sent as application/json); any other body is a Handlebars text template (sent as text/plain unless headers say otherwise). */
+            body?: string;
+            /** @description A bearer or basic credential sent as Authorization */
+            credentialId?: string;
+            /** @enum {string} */
+            triggerOn: "success" | "failure" | "always";
+            isActive: boolean;
+            inputNodes: {
+                /** @enum {string} */
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction" | "flowLink" | "ai";
+                nodeId: string;
+            }[];
+            ownerId: string;
+            organizationId: string | null;
+            createdAt: string;
+            updatedAt: string;
+        };
+        CreateHttpActionInput: {
+            name: string;
+            inputNodes?: {
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
+                nodeType: string;
+                nodeId: string;
+            }[];
+            url: string;
+            /**
+             * @default POST
+             * @enum {string}
+             */
+            method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+            /** @default {} */
+            headers?: {
+                [key: string]: string;
+            };
+            /** @description A body that is valid JSON is a JSON template (sent as application/json); any other body is a Handlebars text template (sent as text/plain unless headers say otherwise). */
+            body?: string;
+            /** @description A bearer or basic credential sent as Authorization */
+            credentialId?: string;
+            /**
+             * @default success
+             * @enum {string}
+             */
+            triggerOn?: "success" | "failure" | "always";
+            /** @default true */
+            isActive?: boolean;
+        };
+        UpdateHttpActionInput: {
+            name?: string;
+            inputNodes?: {
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
+                nodeType: string;
+                nodeId: string;
+            }[];
+            url?: string;
+            /** @enum {string} */
+            method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+            headers?: {
+                [key: string]: string;
+            };
+            /** @description A body that is valid JSON is a JSON template (sent as application/json); any other body is a Handlebars text template (sent as text/plain unless headers say otherwise). */
+            body?: string;
+            /** @description A bearer or basic credential sent as Authorization */
+            credentialId?: string;
+            /** @enum {string} */
+            triggerOn?: "success" | "failure" | "always";
+            isActive?: boolean;
+        };
+        EmailAction: {
+            id: string;
+            _id: string;
+            name: string;
+            /** @description Comma-separated addresses, Handlebars; at most MAIL_MAX_RECIPIENTS after rendering */
+            to: string;
+            /** @description Handlebars; one line, cut at 200 characters */
+            subject: string;
+            /** @description HTML, Handlebars ({{x}} is HTML-escaped, {{{x}}} is not) */
+            body: string;
+            /** @enum {string} */
+            triggerOn: "success" | "failure" | "always";
+            isActive: boolean;
+            inputNodes: {
+                /** @enum {string} */
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction" | "flowLink" | "ai";
+                nodeId: string;
+            }[];
+            ownerId: string;
+            organizationId: string | null;
+            createdAt: string;
+            updatedAt: string;
+        };
+        CreateEmailActionInput: {
+            name: string;
+            inputNodes?: {
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
+                nodeType: string;
+                nodeId: string;
+            }[];
+            /** @description Comma-separated addresses, Handlebars; at most MAIL_MAX_RECIPIENTS after rendering */
+            to: string;
+            /** @description Handlebars; one line, cut at 200 characters */
+            subject: string;
+            /** @description HTML, Handlebars ({{x}} is HTML-escaped, {{{x}}} is not) */
+            body: string;
+            /**
+             * @default success
+             * @enum {string}
+             */
+            triggerOn?: "success" | "failure" | "always";
+            /** @default true */
+            isActive?: boolean;
+        };
+        UpdateEmailActionInput: {
+            name?: string;
+            inputNodes?: {
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
+                nodeType: string;
+                nodeId: string;
+            }[];
+            /** @description Comma-separated addresses, Handlebars; at most MAIL_MAX_RECIPIENTS after rendering */
+            to?: string;
+            /** @description Handlebars; one line, cut at 200 characters */
+            subject?: string;
+            /** @description HTML, Handlebars ({{x}} is HTML-escaped, {{{x}}} is not) */
+            body?: string;
+            /** @enum {string} */
+            triggerOn?: "success" | "failure" | "always";
+            isActive?: boolean;
+        };
+        NotificationAction: {
+            id: string;
+            _id: string;
+            name: string;
+            /** @enum {string} */
+            platform: "slack" | "discord";
+            /** Format: uri */
+            webhookUrl: string;
+            /** @enum {string} */
+            templatePreset: "default" | "detailed" | "minimal" | "custom";
+            /** @description The message body as a JSON template; required with templatePreset custom */
+            customTemplate?: string;
+            /** @enum {string} */
+            triggerOn: "success" | "failure" | "always";
+            isActive: boolean;
+            inputNodes: {
+                /** @enum {string} */
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction" | "flowLink" | "ai";
+                nodeId: string;
+            }[];
+            ownerId: string;
+            organizationId: string | null;
+            createdAt: string;
+            updatedAt: string;
+        };
+        CreateNotificationActionInput: {
+            name: string;
+            inputNodes?: {
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
+                nodeType: string;
+                nodeId: string;
+            }[];
+            /** @enum {string} */
+            platform: "slack" | "discord";
+            /** Format: uri */
+            webhookUrl: string;
+            /**
+             * @default default
+             * @enum {string}
+             */
+            templatePreset?: "default" | "detailed" | "minimal" | "custom";
+            /** @description The message body as a JSON template; required with templatePreset custom */
+            customTemplate?: string;
+            /**
+             * @default success
+             * @enum {string}
+             */
+            triggerOn?: "success" | "failure" | "always";
+            /** @default true */
+            isActive?: boolean;
+        };
+        UpdateNotificationActionInput: {
+            name?: string;
+            inputNodes?: {
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
+                nodeType: string;
+                nodeId: string;
+            }[];
+            /** @enum {string} */
+            platform?: "slack" | "discord";
+            /** Format: uri */
+            webhookUrl?: string;
+            /** @enum {string} */
+            templatePreset?: "default" | "detailed" | "minimal" | "custom";
+            /** @description The message body as a JSON template; required with templatePreset custom */
+            customTemplate?: string;
+            /** @enum {string} */
+            triggerOn?: "success" | "failure" | "always";
+            isActive?: boolean;
+        };
+        SheetsAction: {
+            id: string;
+            _id: string;
+            name: string;
+            /** @description A google_oauth credential */
+            credentialId: string;
+            spreadsheetId: string;
+            sheetName: string;
+            /** @enum {string} */
+            operation: "append_row" | "update_cell";
+            /** @description Cell values, each a Handlebars template; append_row writes them as one row */
+            columns: string[];
+            /** @description The cell update_cell writes (the first column value) */
+            cell?: string;
+            /** @enum {string} */
+            triggerOn: "success" | "failure" | "always";
+            isActive: boolean;
+            inputNodes: {
+                /** @enum {string} */
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction" | "flowLink" | "ai";
+                nodeId: string;
+            }[];
+            ownerId: string;
+            organizationId: string | null;
+            createdAt: string;
+            updatedAt: string;
+        };
+        CreateSheetsActionInput: {
+            name: string;
+            inputNodes?: {
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
+                nodeType: string;
+                nodeId: string;
+            }[];
+            /** @description A google_oauth credential */
+            credentialId: string;
+            spreadsheetId: string;
+            /** @default Sheet1 */
+            sheetName?: string;
+            /**
+             * @default append_row
+             * @enum {string}
+             */
+            operation?: "append_row" | "update_cell";
+            /** @description Cell values, each a Handlebars template; append_row writes them as one row */
+            columns: string[];
+            /** @description The cell update_cell writes (the first column value) */
+            cell?: string;
+            /**
+             * @default success
+             * @enum {string}
+             */
+            triggerOn?: "success" | "failure" | "always";
+            /** @default true */
+            isActive?: boolean;
+        };
+        UpdateSheetsActionInput: {
+            name?: string;
+            inputNodes?: {
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
+                nodeType: string;
+                nodeId: string;
+            }[];
+            /** @description A google_oauth credential */
+            credentialId?: string;
+            spreadsheetId?: string;
+            sheetName?: string;
+            /** @enum {string} */
+            operation?: "append_row" | "update_cell";
+            /** @description Cell values, each a Handlebars template; append_row writes them as one row */
+            columns?: string[];
+            /** @description The cell update_cell writes (the first column value) */
+            cell?: string;
+            /** @enum {string} */
+            triggerOn?: "success" | "failure" | "always";
+            isActive?: boolean;
+        };
+        GmailAction: {
+            id: string;
+            _id: string;
+            name: string;
+            /** @description A google_oauth credential (the connected account) */
+            credentialId: string;
+            /**
+             * @description One of send, reply, forward, create_draft, send_draft, get_message, list_messages, get_thread, list_threads, add_labels, remove_labels, list_labels, create_label, mark_read, mark_unread, archive, trash
+             * @enum {string}
+             */
+            operation: "send" | "reply" | "forward" | "create_draft" | "send_draft" | "get_message" | "list_messages" | "get_thread" | "list_threads" | "add_labels" | "remove_labels" | "list_labels" | "create_label" | "mark_read" | "mark_unread" | "archive" | "trash";
+            /** @description The operation's fields (string fields are Handlebars templates): send and create_draft {to, cc?, bcc?, subject, body, html?}; reply {messageId, body, to?, html?}; forward {messageId, to, body?}; send_draft {draftId}; get_message {messageId, format?}; get_thread {threadId, format?}; list_messages and list_threads {query?, maxResults?, labelIds?}; add_labels and remove_labels {messageId, labelIds}; mark_read, mark_unread, archive, trash {messageId}; list_labels {}; create_label {name} */
+            operationConfig: {
+                [key: string]: string | string[] | number | boolean;
+            };
+            /** @description Offers the operations but trash to AI nodes as tools (16) */
+            aiEnabled: boolean;
+            /** @enum {string} */
+            triggerOn: "success" | "always";
+            isActive: boolean;
+            inputNodes: {
+                /** @enum {string} */
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction" | "flowLink" | "ai";
+                nodeId: string;
+            }[];
+            ownerId: string;
+            organizationId: string | null;
+            createdAt: string;
+            updatedAt: string;
+        };
+        CreateGmailActionInput: {
+            name: string;
+            inputNodes?: {
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
+                nodeType: string;
+                nodeId: string;
+            }[];
+            /** @description A google_oauth credential (the connected account) */
+            credentialId: string;
+            /**
+             * @description One of send, reply, forward, create_draft, send_draft, get_message, list_messages, get_thread, list_threads, add_labels, remove_labels, list_labels, create_label, mark_read, mark_unread, archive, trash
+             * @default send
+             * @enum {string}
+             */
+            operation?: "send" | "reply" | "forward" | "create_draft" | "send_draft" | "get_message" | "list_messages" | "get_thread" | "list_threads" | "add_labels" | "remove_labels" | "list_labels" | "create_label" | "mark_read" | "mark_unread" | "archive" | "trash";
+            /**
+             * @description The operation's fields (string fields are Handlebars templates): send and create_draft {to, cc?, bcc?, subject, body, html?}; reply {messageId, body, to?, html?}; forward {messageId, to, body?}; send_draft {draftId}; get_message {messageId, format?}; get_thread {threadId, format?}; list_messages and list_threads {query?, maxResults?, labelIds?}; add_labels and remove_labels {messageId, labelIds}; mark_read, mark_unread, archive, trash {messageId}; list_labels {}; create_label {name}
+             * @default {}
+             */
+            operationConfig?: {
+                [key: string]: string | string[] | number | boolean;
+            };
+            /**
+             * @description Offers the operations but trash to AI nodes as tools (16)
+             * @default false
+             */
+            aiEnabled?: boolean;
+            /**
+             * @default success
+             * @enum {string}
+             */
+            triggerOn?: "success" | "always";
+            /** @default true */
+            isActive?: boolean;
+        };
+        UpdateGmailActionInput: {
+            name?: string;
+            inputNodes?: {
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
+                nodeType: string;
+                nodeId: string;
+            }[];
+            /** @description A google_oauth credential (the connected account) */
+            credentialId?: string;
+            /**
+             * @description One of send, reply, forward, create_draft, send_draft, get_message, list_messages, get_thread, list_threads, add_labels, remove_labels, list_labels, create_label, mark_read, mark_unread, archive, trash
+             * @enum {string}
+             */
+            operation?: "send" | "reply" | "forward" | "create_draft" | "send_draft" | "get_message" | "list_messages" | "get_thread" | "list_threads" | "add_labels" | "remove_labels" | "list_labels" | "create_label" | "mark_read" | "mark_unread" | "archive" | "trash";
+            /** @description The operation's fields (string fields are Handlebars templates): send and create_draft {to, cc?, bcc?, subject, body, html?}; reply {messageId, body, to?, html?}; forward {messageId, to, body?}; send_draft {draftId}; get_message {messageId, format?}; get_thread {threadId, format?}; list_messages and list_threads {query?, maxResults?, labelIds?}; add_labels and remove_labels {messageId, labelIds}; mark_read, mark_unread, archive, trash {messageId}; list_labels {}; create_label {name} */
+            operationConfig?: {
+                [key: string]: string | string[] | number | boolean;
+            };
+            /** @description Offers the operations but trash to AI nodes as tools (16) */
+            aiEnabled?: boolean;
+            /** @enum {string} */
+            triggerOn?: "success" | "always";
+            isActive?: boolean;
+        };
+        MongoAction: {
+            id: string;
+            _id: string;
+            name: string;
+            /** @description A mongodb credential holding the connectionUri */
+            credentialId: string;
+            database: string;
+            collection: string;
+            /** @enum {string} */
+            operation: "insertOne" | "updateOne" | "replaceOne";
+            /** @description The document (replaceOne, insertOne) or update (updateOne), a JSON template */
+            document: string;
+            /** @description JSON template; required for updateOne and replaceOne */
+            filter?: string;
+            /** @enum {string} */
+            triggerOn: "success" | "failure" | "always";
+            isActive: boolean;
+            inputNodes: {
+                /** @enum {string} */
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction" | "flowLink" | "ai";
+                nodeId: string;
+            }[];
+            ownerId: string;
+            organizationId: string | null;
+            createdAt: string;
+            updatedAt: string;
+        };
+        CreateMongoActionInput: {
+            name: string;
+            inputNodes?: {
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
+                nodeType: string;
+                nodeId: string;
+            }[];
+            /** @description A mongodb credential holding the connectionUri */
+            credentialId: string;
+            database: string;
+            collection: string;
+            /**
+             * @default insertOne
+             * @enum {string}
+             */
+            operation?: "insertOne" | "updateOne" | "replaceOne";
+            /** @description The document (replaceOne, insertOne) or update (updateOne), a JSON template */
+            document: string;
+            /** @description JSON template; required for updateOne and replaceOne */
+            filter?: string;
+            /**
+             * @default success
+             * @enum {string}
+             */
+            triggerOn?: "success" | "failure" | "always";
+            /** @default true */
+            isActive?: boolean;
+        };
+        UpdateMongoActionInput: {
+            name?: string;
+            inputNodes?: {
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
+                nodeType: string;
+                nodeId: string;
+            }[];
+            /** @description A mongodb credential holding the connectionUri */
+            credentialId?: string;
+            database?: string;
+            collection?: string;
+            /** @enum {string} */
+            operation?: "insertOne" | "updateOne" | "replaceOne";
+            /** @description The document (replaceOne, insertOne) or update (updateOne), a JSON template */
+            document?: string;
+            /** @description JSON template; required for updateOne and replaceOne */
+            filter?: string;
+            /** @enum {string} */
+            triggerOn?: "success" | "failure" | "always";
             isActive?: boolean;
         };
         ScheduledWorkflow: {
@@ -2284,7 +3084,7 @@ export interface components {
             isActive: boolean;
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink" | "ai";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction" | "flowLink" | "ai";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -2295,7 +3095,7 @@ export interface components {
         CreateScheduledWorkflowInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2333,7 +3133,7 @@ export interface components {
         UpdateScheduledWorkflowInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2362,7 +3162,7 @@ export interface components {
             id: string;
             _id: string;
             name: string;
-            /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
+            /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
             sourceNodeType: string;
             sourceNodeId: string;
             /** @description Webhook whose pipeline runs; it must have acceptsInternalCalls */
@@ -2374,7 +3174,7 @@ export interface components {
             mode: "sync" | "async";
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink" | "ai";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction" | "flowLink" | "ai";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -2386,11 +3186,11 @@ export interface components {
             /** @default flow link */
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
-            /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
+            /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
             sourceNodeType: string;
             sourceNodeId: string;
             /** @description Webhook whose pipeline runs; it must have acceptsInternalCalls */
@@ -2405,11 +3205,11 @@ export interface components {
         UpdateFlowLinkInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
-            /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
+            /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
             sourceNodeType?: string;
             sourceNodeId?: string;
             /** @description Webhook whose pipeline runs; it must have acceptsInternalCalls */
@@ -2440,7 +3240,7 @@ export interface components {
             maxToolCalls: number;
             inputNodes: {
                 /** @enum {string} */
-                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "flowLink" | "ai";
+                nodeType: "webhook" | "router" | "filter" | "transform" | "schemaValidator" | "delay" | "merge" | "approval" | "rateLimiter" | "scheduledWorkflow" | "httpAction" | "emailAction" | "notificationAction" | "sheetsAction" | "gmailAction" | "mongoAction" | "flowLink" | "ai";
                 nodeId: string;
             }[];
             ownerId: string;
@@ -2451,7 +3251,7 @@ export interface components {
         CreateAiNodeInput: {
             name: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2481,7 +3281,7 @@ export interface components {
         UpdateAiNodeInput: {
             name?: string;
             inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
                 nodeType: string;
                 nodeId: string;
             }[];
@@ -2499,95 +3299,6 @@ export interface components {
             /** @description Webhooks the model may call as tools (each needs acceptsInternalCalls) */
             toolWebhookIds?: string[];
             maxToolCalls?: number;
-        };
-        AdditionalTarget: {
-            id: string;
-            _id: string;
-            name: string;
-            url: string;
-            isActive: boolean;
-            maxRetries: number;
-            inputNodes: {
-                nodeType: string;
-                nodeId: string;
-            }[];
-            filters: {
-                field: string;
-                operator: string;
-                value?: string;
-            }[];
-            payloadTransform: string | null;
-            notifyPrimaryOnFailure: boolean;
-            /** @enum {string} */
-            healthStatus: "healthy" | "degraded" | "down";
-            consecutiveFailures: number;
-            ownerId: string;
-            organizationId: string | null;
-            createdAt: string;
-            updatedAt: string;
-        };
-        CreateAdditionalTargetInput: {
-            name: string;
-            /**
-             * Format: uri
-             * @description Absolute http or https URL
-             */
-            url: string;
-            /** @default true */
-            isActive?: boolean;
-            /**
-             * @description Retries after the first failure; plan-limited (free 3, pro 10)
-             * @default 3
-             */
-            maxRetries?: number;
-            /** @default [] */
-            inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
-                nodeType: string;
-                nodeId: string;
-            }[];
-            /** @default [] */
-            filters?: {
-                /** @description Dot path, e.g. items.0.sku */
-                field: string;
-                /** @enum {string} */
-                operator: "eq" | "neq" | "contains" | "gt" | "lt" | "exists" | "not_exists" | "in" | "not_in";
-                value?: string | number | boolean | (string | number | boolean)[] | null;
-            }[];
-            /**
-             * @description JSON template: a string that is exactly {{path}} becomes the value at path with its JSON type, {{path}} inside a longer string its text; the result is always valid JSON. At most 64 KiB and 64 levels deep. null (or absent) sends the webhook's payload as it is.
-             * @default null
-             */
-            payloadTransform?: string | null;
-            /** @default false */
-            notifyPrimaryOnFailure?: boolean;
-        };
-        /** @description Only the fields given change; inputNodes and filters are replaced whole */
-        UpdateAdditionalTargetInput: {
-            name?: string;
-            /**
-             * Format: uri
-             * @description Absolute http or https URL
-             */
-            url?: string;
-            isActive?: boolean;
-            /** @description Retries after the first failure; plan-limited (free 3, pro 10) */
-            maxRetries?: number;
-            inputNodes?: {
-                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, flowLink, ai */
-                nodeType: string;
-                nodeId: string;
-            }[];
-            filters?: {
-                /** @description Dot path, e.g. items.0.sku */
-                field: string;
-                /** @enum {string} */
-                operator: "eq" | "neq" | "contains" | "gt" | "lt" | "exists" | "not_exists" | "in" | "not_in";
-                value?: string | number | boolean | (string | number | boolean)[] | null;
-            }[];
-            /** @description JSON template: a string that is exactly {{path}} becomes the value at path with its JSON type, {{path}} inside a longer string its text; the result is always valid JSON. At most 64 KiB and 64 levels deep. null (or absent) sends the webhook's payload as it is. */
-            payloadTransform?: string | null;
-            notifyPrimaryOnFailure?: boolean;
         };
         ScheduledWorkflowRun: {
             id: string;
@@ -2740,6 +3451,43 @@ export interface components {
             name?: string;
             nodes?: components["schemas"]["CanvasNode"][];
             edges?: components["schemas"]["CanvasEdge"][];
+        };
+        Credential: {
+            id: string;
+            _id: string;
+            name: string;
+            /** @enum {string} */
+            type: "google_oauth" | "smtp" | "bearer" | "basic" | "mongodb";
+            /** @description The non-secret part of the data: google_oauth {expiresAt, hasRefreshToken, scope}, smtp {host, port, secure, username}, basic {username}, mongodb {connectionUri without password or options}, bearer {}. null when the stored value cannot be opened. */
+            preview: {
+                [key: string]: unknown;
+            } | null;
+            ownerId: string;
+            organizationId: string | null;
+            createdAt: string;
+            updatedAt: string;
+        };
+        CreateCredentialInput: {
+            name: string;
+            /** @enum {string} */
+            type: "google_oauth" | "smtp" | "bearer" | "basic" | "mongodb";
+            /** @description What the credential holds, by type (never returned): google_oauth {accessToken, refreshToken?, clientId?, clientSecret?, expiresAt?, scope?}; smtp {host, port (587), secure (false), username?, password?, from?}; bearer {token}; basic {username, password}; mongodb {connectionUri}. Sealed with AES-256-GCM under HOOKFLOW_ENCRYPTION_KEY. */
+            data: {
+                [key: string]: unknown;
+            };
+        };
+        UpdateCredentialInput: {
+            name?: string;
+            /** @description What the credential holds, by type (never returned): google_oauth {accessToken, refreshToken?, clientId?, clientSecret?, expiresAt?, scope?}; smtp {host, port (587), secure (false), username?, password?, from?}; bearer {token}; basic {username, password}; mongodb {connectionUri}. Sealed with AES-256-GCM under HOOKFLOW_ENCRYPTION_KEY. */
+            data?: {
+                [key: string]: unknown;
+            };
+        };
+        GmailLabel: {
+            id: string;
+            name: string;
+            /** @description system or user */
+            type: string | null;
         };
         PipelineStep: {
             eventId: string;
@@ -5270,7 +6018,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["EventWithTargets"];
+                    "application/json": components["schemas"]["Event"];
                 };
             };
             /** @description Missing, unknown or expired credential */
@@ -10013,6 +10761,2988 @@ export interface operations {
             };
         };
     };
+    listHttpActions: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description Page size, at most 100 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of http actions */
+            200: {
+                headers: {
+                    /** @description Total records in this context */
+                    "X-Total-Count": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HttpAction"][];
+                };
+            };
+            /** @description Invalid request or reference; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description http action of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createHttpAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateHttpActionInput"];
+            };
+        };
+        responses: {
+            /** @description The new http action */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HttpAction"];
+                };
+            };
+            /** @description Invalid request or reference; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description http action of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Another record still depends on this one in a way that cannot be removed, or the existing nodes a write connects would exceed a forwarding limit (the message names it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Request body larger than 1048576 bytes (MAX_PAYLOAD_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    getHttpAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The http action */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HttpAction"];
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description http action of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No http action with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    deleteHttpAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description http action of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No http action with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Another record still depends on this one in a way that cannot be removed, or the existing nodes a write connects would exceed a forwarding limit (the message names it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    updateHttpAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateHttpActionInput"];
+            };
+        };
+        responses: {
+            /** @description The updated http action */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HttpAction"];
+                };
+            };
+            /** @description Invalid request or reference; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description http action of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No http action with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Another record still depends on this one in a way that cannot be removed, or the existing nodes a write connects would exceed a forwarding limit (the message names it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Request body larger than 1048576 bytes (MAX_PAYLOAD_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listEmailActions: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description Page size, at most 100 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of email actions */
+            200: {
+                headers: {
+                    /** @description Total records in this context */
+                    "X-Total-Count": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailAction"][];
+                };
+            };
+            /** @description Invalid request or reference; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description email action of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createEmailAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateEmailActionInput"];
+            };
+        };
+        responses: {
+            /** @description The new email action */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailAction"];
+                };
+            };
+            /** @description Invalid request or reference; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description email action of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Another record still depends on this one in a way that cannot be removed, or the existing nodes a write connects would exceed a forwarding limit (the message names it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Request body larger than 1048576 bytes (MAX_PAYLOAD_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    getEmailAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The email action */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailAction"];
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description email action of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No email action with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    deleteEmailAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description email action of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No email action with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Another record still depends on this one in a way that cannot be removed, or the existing nodes a write connects would exceed a forwarding limit (the message names it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    updateEmailAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateEmailActionInput"];
+            };
+        };
+        responses: {
+            /** @description The updated email action */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailAction"];
+                };
+            };
+            /** @description Invalid request or reference; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description email action of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No email action with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Another record still depends on this one in a way that cannot be removed, or the existing nodes a write connects would exceed a forwarding limit (the message names it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Request body larger than 1048576 bytes (MAX_PAYLOAD_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listNotificationActions: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description Page size, at most 100 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of notification actions */
+            200: {
+                headers: {
+                    /** @description Total records in this context */
+                    "X-Total-Count": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationAction"][];
+                };
+            };
+            /** @description Invalid request or reference; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description notification action of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createNotificationAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateNotificationActionInput"];
+            };
+        };
+        responses: {
+            /** @description The new notification action */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationAction"];
+                };
+            };
+            /** @description Invalid request or reference; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description notification action of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Another record still depends on this one in a way that cannot be removed, or the existing nodes a write connects would exceed a forwarding limit (the message names it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Request body larger than 1048576 bytes (MAX_PAYLOAD_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    getNotificationAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The notification action */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationAction"];
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description notification action of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No notification action with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    deleteNotificationAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description notification action of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No notification action with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Another record still depends on this one in a way that cannot be removed, or the existing nodes a write connects would exceed a forwarding limit (the message names it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    updateNotificationAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateNotificationActionInput"];
+            };
+        };
+        responses: {
+            /** @description The updated notification action */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationAction"];
+                };
+            };
+            /** @description Invalid request or reference; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description notification action of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No notification action with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Another record still depends on this one in a way that cannot be removed, or the existing nodes a write connects would exceed a forwarding limit (the message names it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Request body larger than 1048576 bytes (MAX_PAYLOAD_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listSheetsActions: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description Page size, at most 100 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of sheets actions */
+            200: {
+                headers: {
+                    /** @description Total records in this context */
+                    "X-Total-Count": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SheetsAction"][];
+                };
+            };
+            /** @description Invalid request or reference; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description sheets action of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createSheetsAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSheetsActionInput"];
+            };
+        };
+        responses: {
+            /** @description The new sheets action */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SheetsAction"];
+                };
+            };
+            /** @description Invalid request or reference; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description sheets action of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Another record still depends on this one in a way that cannot be removed, or the existing nodes a write connects would exceed a forwarding limit (the message names it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Request body larger than 1048576 bytes (MAX_PAYLOAD_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    getSheetsAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sheets action */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SheetsAction"];
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description sheets action of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No sheets action with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    deleteSheetsAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description sheets action of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No sheets action with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Another record still depends on this one in a way that cannot be removed, or the existing nodes a write connects would exceed a forwarding limit (the message names it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    updateSheetsAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSheetsActionInput"];
+            };
+        };
+        responses: {
+            /** @description The updated sheets action */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SheetsAction"];
+                };
+            };
+            /** @description Invalid request or reference; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description sheets action of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No sheets action with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Another record still depends on this one in a way that cannot be removed, or the existing nodes a write connects would exceed a forwarding limit (the message names it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Request body larger than 1048576 bytes (MAX_PAYLOAD_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listGmailActions: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description Page size, at most 100 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of gmail actions */
+            200: {
+                headers: {
+                    /** @description Total records in this context */
+                    "X-Total-Count": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GmailAction"][];
+                };
+            };
+            /** @description Invalid request or reference; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description gmail action of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createGmailAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateGmailActionInput"];
+            };
+        };
+        responses: {
+            /** @description The new gmail action */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GmailAction"];
+                };
+            };
+            /** @description Invalid request or reference; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description gmail action of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Another record still depends on this one in a way that cannot be removed, or the existing nodes a write connects would exceed a forwarding limit (the message names it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Request body larger than 1048576 bytes (MAX_PAYLOAD_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    getGmailAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The gmail action */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GmailAction"];
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description gmail action of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No gmail action with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    deleteGmailAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description gmail action of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No gmail action with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Another record still depends on this one in a way that cannot be removed, or the existing nodes a write connects would exceed a forwarding limit (the message names it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    updateGmailAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateGmailActionInput"];
+            };
+        };
+        responses: {
+            /** @description The updated gmail action */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GmailAction"];
+                };
+            };
+            /** @description Invalid request or reference; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description gmail action of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No gmail action with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Another record still depends on this one in a way that cannot be removed, or the existing nodes a write connects would exceed a forwarding limit (the message names it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Request body larger than 1048576 bytes (MAX_PAYLOAD_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listMongoActions: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description Page size, at most 100 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of mongo actions */
+            200: {
+                headers: {
+                    /** @description Total records in this context */
+                    "X-Total-Count": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MongoAction"][];
+                };
+            };
+            /** @description Invalid request or reference; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description mongo action of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createMongoAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateMongoActionInput"];
+            };
+        };
+        responses: {
+            /** @description The new mongo action */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MongoAction"];
+                };
+            };
+            /** @description Invalid request or reference; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description mongo action of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Another record still depends on this one in a way that cannot be removed, or the existing nodes a write connects would exceed a forwarding limit (the message names it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Request body larger than 1048576 bytes (MAX_PAYLOAD_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    getMongoAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The mongo action */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MongoAction"];
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description mongo action of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No mongo action with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    deleteMongoAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description mongo action of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No mongo action with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Another record still depends on this one in a way that cannot be removed, or the existing nodes a write connects would exceed a forwarding limit (the message names it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    updateMongoAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMongoActionInput"];
+            };
+        };
+        responses: {
+            /** @description The updated mongo action */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MongoAction"];
+                };
+            };
+            /** @description Invalid request or reference; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description mongo action of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No mongo action with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Another record still depends on this one in a way that cannot be removed, or the existing nodes a write connects would exceed a forwarding limit (the message names it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Request body larger than 1048576 bytes (MAX_PAYLOAD_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
     listScheduledWorkflows: {
         parameters: {
             query?: {
@@ -11504,464 +15234,6 @@ export interface operations {
             };
         };
     };
-    listAdditionalTargets: {
-        parameters: {
-            query?: {
-                /** @description 1-based page number */
-                page?: number;
-                /** @description Page size, at most 100 */
-                limit?: number;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One page of targets */
-            200: {
-                headers: {
-                    /** @description Total records in this context */
-                    "X-Total-Count": string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AdditionalTarget"][];
-                };
-            };
-            /** @description Invalid request or reference; the message names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing, unknown or expired credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Target of another owner, a key without the scope, or maxRetries above the plan's limit */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                    };
-                };
-            };
-            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
-            429: {
-                headers: {
-                    /** @description Seconds until the window resets */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                    };
-                };
-            };
-        };
-    };
-    createAdditionalTarget: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CreateAdditionalTargetInput"];
-            };
-        };
-        responses: {
-            /** @description The new target */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AdditionalTarget"];
-                };
-            };
-            /** @description Invalid request or reference; the message names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing, unknown or expired credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Target of another owner, a key without the scope, or maxRetries above the plan's limit */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Request body larger than 1048576 bytes (MAX_PAYLOAD_BYTES) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                    };
-                };
-            };
-            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
-            429: {
-                headers: {
-                    /** @description Seconds until the window resets */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                    };
-                };
-            };
-        };
-    };
-    getAdditionalTarget: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The target */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AdditionalTarget"];
-                };
-            };
-            /** @description Missing, unknown or expired credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Target of another owner, a key without the scope, or maxRetries above the plan's limit */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                    };
-                };
-            };
-            /** @description No additional target with this id */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                    };
-                };
-            };
-            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
-            429: {
-                headers: {
-                    /** @description Seconds until the window resets */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                    };
-                };
-            };
-        };
-    };
-    deleteAdditionalTarget: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted */
-            204: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Missing, unknown or expired credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Target of another owner, a key without the scope, or maxRetries above the plan's limit */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                    };
-                };
-            };
-            /** @description No additional target with this id */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                    };
-                };
-            };
-            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
-            429: {
-                headers: {
-                    /** @description Seconds until the window resets */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                    };
-                };
-            };
-        };
-    };
-    updateAdditionalTarget: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["UpdateAdditionalTargetInput"];
-            };
-        };
-        responses: {
-            /** @description The updated target */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["AdditionalTarget"];
-                };
-            };
-            /** @description Invalid request or reference; the message names the field */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Missing, unknown or expired credential */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Target of another owner, a key without the scope, or maxRetries above the plan's limit */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                    };
-                };
-            };
-            /** @description No additional target with this id */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                    };
-                };
-            };
-            /** @description Request body larger than 1048576 bytes (MAX_PAYLOAD_BYTES) */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                    };
-                };
-            };
-            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
-            429: {
-                headers: {
-                    /** @description Seconds until the window resets */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed per window */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in this window */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until the window resets */
-                    "RateLimit-Reset"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        statusCode: number;
-                        message: string;
-                        error: string;
-                    };
-                };
-            };
-        };
-    };
     listScheduledWorkflowRuns: {
         parameters: {
             query?: {
@@ -13038,6 +16310,687 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the window resets */
                     "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listCredentials: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description Page size, at most 100 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page */
+            200: {
+                headers: {
+                    /** @description Total records in this context */
+                    "X-Total-Count": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Credential"][];
+                };
+            };
+            /** @description Invalid request; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Credential of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCredentialInput"];
+            };
+        };
+        responses: {
+            /** @description The credential */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Credential"];
+                };
+            };
+            /** @description Invalid request; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Credential of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Request body larger than 1048576 bytes (MAX_PAYLOAD_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    getCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The credential */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Credential"];
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Credential of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No credential with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    deleteCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Credential of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No credential with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description A node still uses the credential (the message names it) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    updateCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCredentialInput"];
+            };
+        };
+        responses: {
+            /** @description The credential */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Credential"];
+                };
+            };
+            /** @description Invalid request; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Credential of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No credential with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Request body larger than 1048576 bytes (MAX_PAYLOAD_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listEmailActionOutbox: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description Page size, at most 100 */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of mails */
+            200: {
+                headers: {
+                    /** @description Total records in this context */
+                    "X-Total-Count": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OutboxMail"][];
+                };
+            };
+            /** @description Invalid request or reference; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Email action of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No email action with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listGmailLabels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                credentialId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's labels */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GmailLabel"][];
+                };
+            };
+            /** @description The credential is not a google_oauth credential */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Credential of another owner, or a key without the scope */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No credential with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Google refused the call or could not be reached */
+            503: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

@@ -7,7 +7,7 @@ import type { ApiServices } from "../../services.js";
 import { loadVisibleNode } from "../nodes/node-records.js";
 import { approvalNodeListRoute } from "./approval-node-list-route.js";
 
-const OutboxMail = z
+export const OutboxMail = z
   .object({
     id: z.string(),
     _id: z.string(),

@@ -7,6 +7,7 @@ import {
   type StoredDeliveryAttempt,
 } from "@hookflow/db";
 import { jsonTextNestsDeeperThan, MAX_PAYLOAD_DEPTH } from "@hookflow/pipeline";
+import { ActionRun } from "./action-runs-body.js";
 
 /** An event as lists show it (docs/decisions.md, "Delivery"): no payload, no headers. */
 export const EventSummary = z
@@ -41,6 +42,9 @@ export const EventDetail = EventSummary.extend({
       "The payload as received (any JSON value); a body nested more than 1000 levels deep, which the node graph refuses, is given as its text",
   }),
   headers: z.record(z.string(), z.string()),
+  actionRuns: z.array(ActionRun).openapi({
+    description: "Runs of the post-delivery actions the event fired, in the order they started",
+  }),
 }).openapi("Event");
 export type EventDetail = z.infer<typeof EventDetail>;
 
@@ -116,8 +120,13 @@ function shownPayloadOf(body: string): unknown {
   return jsonTextNestsDeeperThan(body, MAX_PAYLOAD_DEPTH) ? body : payloadOf(body);
 }
 
-export function toEventDetail(row: EventRow): EventDetail {
-  return { ...toEventSummary(row), payload: shownPayloadOf(row.body), headers: row.headers };
+export function toEventDetail(row: EventRow, actionRuns: readonly ActionRun[]): EventDetail {
+  return {
+    ...toEventSummary(row),
+    payload: shownPayloadOf(row.body),
+    headers: row.headers,
+    actionRuns: [...actionRuns],
+  };
 }
 
 export function toDeliveryAttempt(row: StoredDeliveryAttempt): DeliveryAttempt {

@@ -1,7 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { listTargetDeliveriesOfEvent } from "@hookflow/db";
+import { listActionRuns, listTargetDeliveriesOfEvent } from "@hookflow/db";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
+import { toActionRun } from "./action-runs-body.js";
 import { ChainView, chainViewOf } from "./chain-body.js";
 import { EventDetail, toEventDetail } from "./event-body.js";
 import {
@@ -21,10 +22,11 @@ const route = createRoute({
   tags: [EVENTS_TAG],
   summary: "Get an event",
   description:
-    "The event with its full payload and sanitised headers, and where each additional target " +
-    "of its webhook stands with it (`targets`; their attempts are under /deliveries), and the " +
-    "chain it belongs to (`chain`: every step from the origin, not_reached where it stopped). The " +
-    "event's status is its primary target's. Needs events:read.",
+    "The event with its full payload and sanitised headers, the runs of the post-delivery " +
+    "actions it fired (`actionRuns`), where each additional target of its webhook stands with it " +
+    "(`targets`; their attempts are under /deliveries), and the chain it belongs to (`chain`: " +
+    "every step from the origin, not_reached where it stopped). The event's status is its " +
+    "primary target's. Needs events:read.",
   security: BEARER,
   middleware: [scopeGuard("events:read")] as const,
   request: { params: eventIdParams("id") },
@@ -48,12 +50,17 @@ export function registerGetEvent(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     const event = await loadVisibleEvent(services, c.get("actor"), id);
-    const [targets, chain] = await Promise.all([
+    const [targets, chain, runs] = await Promise.all([
       listTargetDeliveriesOfEvent(services.db.db, id),
       chainViewOf(services, event),
+      listActionRuns(services.db, id),
     ]);
     return c.json(
-      { ...toEventDetail(event), targets: targets.map(toTargetDeliverySummary), chain },
+      {
+        ...toEventDetail(event, runs.map(toActionRun)),
+        targets: targets.map(toTargetDeliverySummary),
+        chain,
+      },
       200,
     );
   });

@@ -15,6 +15,8 @@ import type { ApiServices } from "../../services.js";
 import { checkLinkConsent, checkToolConsent } from "../flow-links/check-link-consent.js";
 import { checkScheduledWorkflowCap } from "../scheduled-workflows/scheduled-workflow-cap.js";
 import { syncSchedulerAfterWrite } from "../scheduled-workflows/sync-scheduler.js";
+import { checkActionLinks } from "./check-action-links.js";
+import { checkCredentialReferences } from "./check-credential-references.js";
 import { checkForwardLimits } from "./check-forward-limits.js";
 import { checkMailRecipients } from "./check-mail-recipients.js";
 import { checkNodeCycle } from "./check-node-cycle.js";
@@ -79,6 +81,8 @@ export function registerCreateNode(app: ApiApp, services: ApiServices, key: Fami
         await checkToolConsent(tx, node, input.config as FamilyConfig<"aiNode">);
       }
       await checkNodeReferences(tx, actor, node, refs);
+      await checkCredentialReferences(tx, actor, node, input.config);
+      await checkActionLinks(tx, node, refs);
       await checkNodeCycle(tx, node);
       if (refs.length > 0) await checkForwardLimits(tx, node, forwardLimitsOf(services));
       return insertPipelineNode(tx, { ...node, config: input.config });

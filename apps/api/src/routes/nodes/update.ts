@@ -14,6 +14,8 @@ import type { ApiServices } from "../../services.js";
 import { checkLinkConsent, checkToolConsent } from "../flow-links/check-link-consent.js";
 import { checkStillFeeds } from "../scheduled-workflows/feeding-workflows.js";
 import { syncSchedulerAfterWrite } from "../scheduled-workflows/sync-scheduler.js";
+import { checkActionLinks } from "./check-action-links.js";
+import { checkCredentialReferences } from "./check-credential-references.js";
 import { checkForwardLimits } from "./check-forward-limits.js";
 import { checkMailRecipients } from "./check-mail-recipients.js";
 import { checkNodeCycle } from "./check-node-cycle.js";
@@ -85,8 +87,10 @@ export function registerUpdateNode(app: ApiApp, services: ApiServices, key: Fami
       }
       const now = services.now();
       const next: PipelineNode = { ...current, ...input, updatedAt: now };
+      await checkCredentialReferences(tx, actor, next, input.config);
       if (added.length > 0) {
         await checkNodeReferences(tx, actor, current, added);
+        await checkActionLinks(tx, next, added);
         await checkNodeCycle(tx, next);
         await checkForwardLimits(tx, next, forwardLimitsOf(services));
       }

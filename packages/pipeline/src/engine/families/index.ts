@@ -1,4 +1,4 @@
-import type { FamilyKey } from "../../families/registry.js";
+import type { ProcessingFamilyKey } from "../../families/registry.js";
 import type { NodeExecutor } from "../node-result.js";
 import { aiNodeExecutor } from "./ai-node.js";
 import {
@@ -12,8 +12,11 @@ import {
 import { mergeExecutor } from "./merge-node.js";
 import { rateLimiterExecutor } from "./rate-limiter-node.js";
 
-/** One executor per family: adding a family is its schema (registry.ts) and an entry here. */
-export const EXECUTORS: { [F in FamilyKey]: NodeExecutor<F> } = {
+/**
+ * One executor per processing family: adding one is its schema (registry.ts) and an entry here.
+ * Post-delivery actions never run in the graph; the worker runs them after delivery.
+ */
+export const EXECUTORS: { [F in ProcessingFamilyKey]: NodeExecutor<F> } = {
   router: routerExecutor,
   filter: filterExecutor,
   transform: transformExecutor,

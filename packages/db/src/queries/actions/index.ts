@@ -1,0 +1,3 @@
+export * from "./action-context.js";
+export * from "./action-links.js";
+export * from "./action-runs.js";

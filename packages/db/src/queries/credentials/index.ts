@@ -1,0 +1,2 @@
+export * from "./credential-rows.js";
+export * from "./reseal-credentials.js";
