@@ -219,7 +219,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a webhook
-         * @description Deletes the webhook with its events and delivery attempts; its ingress URL answers 404 from then on. In the same transaction it is removed from every node that references it (inputNodes, router routes, rate-limiter outputs); 409 when a node of the webhook's own owner cannot do without it (a router whose only route leads to it). Needs webhooks:write.
+         * @description Deletes the webhook with its events and delivery attempts, and removes their waiting and delayed jobs from the queues (at most 10,000; any further ones end without a request when they run); its ingress URL answers 404 from then on. In the same transaction it is removed from every node that references it (inputNodes, router routes, rate-limiter outputs) and from every additional target's inputNodes and every webhook's chainWebhookIds; 409 when a node of the webhook's own owner cannot do without it (a router whose only route leads to it). Needs webhooks:write.
          */
         delete: operations["deleteWebhook"];
         options?: never;
@@ -440,7 +440,7 @@ export interface paths {
         };
         /**
          * Get an event
-         * @description The event with its full payload, sanitised headers and the runs of the post-delivery actions it fired. Needs events:read.
+         * @description The event with its full payload and sanitised headers, the runs of the post-delivery actions it fired (`actionRuns`), where each additional target of its webhook stands with it (`targets`; their attempts are under /deliveries), and the chain it belongs to (`chain`: every step from the origin, not_reached where it stopped). The event's status is its primary target's. Needs events:read.
          */
         get: operations["getEvent"];
         put?: never;
@@ -1475,6 +1475,58 @@ export interface paths {
         patch: operations["updateAiNode"];
         trace?: never;
     };
+    "/api/additional-targets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List additional targets
+         * @description Targets of the acting context, newest first: the organization's when the request acts for one, else the caller's personal ones. A plain array; the total is in X-Total-Count. page defaults to 1, limit to 20 (max 100). Needs webhooks:read.
+         */
+        get: operations["listAdditionalTargets"];
+        put?: never;
+        /**
+         * Create an additional target
+         * @description name and url are required. Every inputNodes entry names a webhook (nodeType webhook) that exists, is visible to the caller and belongs to the target's own owner (the organization acted for, or the caller's personal space): 400 naming the field otherwise. maxRetries (default 3) above the owner's plan limit (free 3, pro 10) is 403 naming the limit. payloadTransform must be a valid JSON template (400). Needs webhooks:write.
+         */
+        post: operations["createAdditionalTarget"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/additional-targets/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an additional target
+         * @description Needs webhooks:read.
+         */
+        get: operations["getAdditionalTarget"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an additional target
+         * @description Deletes the target and its links to webhooks; deliveries to it still queued end without a request. Its recorded attempts stay with their events. Needs webhooks:write.
+         */
+        delete: operations["deleteAdditionalTarget"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an additional target
+         * @description Only the fields given change; inputNodes and filters are replaced whole; payloadTransform null removes the template. Webhooks the update adds to inputNodes are checked as on create (400); a maxRetries given above the owner's plan limit is 403. Needs webhooks:write.
+         */
+        patch: operations["updateAdditionalTarget"];
+        trace?: never;
+    };
     "/api/scheduled-workflows/{id}/runs": {
         parameters: {
             query?: never;
@@ -2055,14 +2107,9 @@ export interface components {
                 p99: number | null;
             }[];
         };
-        Event: components["schemas"]["EventSummary"] & {
-            /** @description The payload as received (any JSON value); a body nested more than 1000 levels deep, which the node graph refuses, is given as its text */
-            payload?: unknown;
-            headers: {
-                [key: string]: string;
-            };
-            /** @description Runs of the post-delivery actions the event fired, in the order they started */
-            actionRuns: components["schemas"]["ActionRun"][];
+        EventWithTargets: components["schemas"]["Event"] & {
+            targets: components["schemas"]["TargetDelivery"][];
+            chain: components["schemas"]["EventChain"];
         };
         ActionRun: {
             id: string;
@@ -2086,11 +2133,42 @@ export interface components {
             startedAt: string;
             finishedAt: string | null;
         };
+        TargetDelivery: {
+            targetId: string;
+            /** @enum {string} */
+            status: "pending" | "retrying" | "delivered" | "failed";
+            attempts: number;
+            lastStatusCode: number | null;
+            lastError: string | null;
+            /** @enum {string|null} */
+            notification: "pending" | "sent" | "failed" | null;
+        };
+        EventChain: {
+            originEventId: string;
+            steps: {
+                step: number;
+                webhookId: string;
+                eventId: string | null;
+                /** @description The step event's status, or not_reached */
+                status: string;
+            }[];
+        } | null;
+        Event: components["schemas"]["EventSummary"] & {
+            /** @description The payload as received (any JSON value); a body nested more than 1000 levels deep, which the node graph refuses, is given as its text */
+            payload?: unknown;
+            headers: {
+                [key: string]: string;
+            };
+            /** @description Runs of the post-delivery actions the event fired, in the order they started */
+            actionRuns: components["schemas"]["ActionRun"][];
+        };
         DeliveryAttempt: {
             id: string;
             _id: string;
             targetUrl: string;
             isAdditionalTarget: boolean;
+            /** @description The additional target's id; null for the webhook's own target */
+            targetId: string | null;
             attempt: number;
             statusCode: number;
             responseBody: string;
@@ -3299,6 +3377,95 @@ export interface components {
             /** @description Webhooks the model may call as tools (each needs acceptsInternalCalls) */
             toolWebhookIds?: string[];
             maxToolCalls?: number;
+        };
+        AdditionalTarget: {
+            id: string;
+            _id: string;
+            name: string;
+            url: string;
+            isActive: boolean;
+            maxRetries: number;
+            inputNodes: {
+                nodeType: string;
+                nodeId: string;
+            }[];
+            filters: {
+                field: string;
+                operator: string;
+                value?: string;
+            }[];
+            payloadTransform: string | null;
+            notifyPrimaryOnFailure: boolean;
+            /** @enum {string} */
+            healthStatus: "healthy" | "degraded" | "down";
+            consecutiveFailures: number;
+            ownerId: string;
+            organizationId: string | null;
+            createdAt: string;
+            updatedAt: string;
+        };
+        CreateAdditionalTargetInput: {
+            name: string;
+            /**
+             * Format: uri
+             * @description Absolute http or https URL
+             */
+            url: string;
+            /** @default true */
+            isActive?: boolean;
+            /**
+             * @description Retries after the first failure; plan-limited (free 3, pro 10)
+             * @default 3
+             */
+            maxRetries?: number;
+            /** @default [] */
+            inputNodes?: {
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
+                nodeType: string;
+                nodeId: string;
+            }[];
+            /** @default [] */
+            filters?: {
+                /** @description Dot path, e.g. items.0.sku */
+                field: string;
+                /** @enum {string} */
+                operator: "eq" | "neq" | "contains" | "gt" | "lt" | "exists" | "not_exists" | "in" | "not_in";
+                value?: string | number | boolean | (string | number | boolean)[] | null;
+            }[];
+            /**
+             * @description JSON template: a string that is exactly {{path}} becomes the value at path with its JSON type, {{path}} inside a longer string its text; the result is always valid JSON. At most 64 KiB and 64 levels deep. null (or absent) sends the webhook's payload as it is.
+             * @default null
+             */
+            payloadTransform?: string | null;
+            /** @default false */
+            notifyPrimaryOnFailure?: boolean;
+        };
+        /** @description Only the fields given change; inputNodes and filters are replaced whole */
+        UpdateAdditionalTargetInput: {
+            name?: string;
+            /**
+             * Format: uri
+             * @description Absolute http or https URL
+             */
+            url?: string;
+            isActive?: boolean;
+            /** @description Retries after the first failure; plan-limited (free 3, pro 10) */
+            maxRetries?: number;
+            inputNodes?: {
+                /** @description One of webhook, router, filter, transform, schemaValidator, delay, merge, approval, rateLimiter, scheduledWorkflow, httpAction, emailAction, notificationAction, sheetsAction, gmailAction, mongoAction, flowLink, ai */
+                nodeType: string;
+                nodeId: string;
+            }[];
+            filters?: {
+                /** @description Dot path, e.g. items.0.sku */
+                field: string;
+                /** @enum {string} */
+                operator: "eq" | "neq" | "contains" | "gt" | "lt" | "exists" | "not_exists" | "in" | "not_in";
+                value?: string | number | boolean | (string | number | boolean)[] | null;
+            }[];
+            /** @description JSON template: a string that is exactly {{path}} becomes the value at path with its JSON type, {{path}} inside a longer string its text; the result is always valid JSON. At most 64 KiB and 64 levels deep. null (or absent) sends the webhook's payload as it is. */
+            payloadTransform?: string | null;
+            notifyPrimaryOnFailure?: boolean;
         };
         ScheduledWorkflowRun: {
             id: string;
@@ -6018,7 +6185,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Event"];
+                    "application/json": components["schemas"]["EventWithTargets"];
                 };
             };
             /** @description Missing, unknown or expired credential */
@@ -15187,6 +15354,464 @@ export interface operations {
             };
             /** @description Another record still depends on this one in a way that cannot be removed, or the existing nodes a write connects would exceed a forwarding limit (the message names it) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Request body larger than 1048576 bytes (MAX_PAYLOAD_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    listAdditionalTargets: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description Page size, at most 100 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of targets */
+            200: {
+                headers: {
+                    /** @description Total records in this context */
+                    "X-Total-Count": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdditionalTarget"][];
+                };
+            };
+            /** @description Invalid request or reference; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Target of another owner, a key without the scope, or maxRetries above the plan's limit */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    createAdditionalTarget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAdditionalTargetInput"];
+            };
+        };
+        responses: {
+            /** @description The new target */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdditionalTarget"];
+                };
+            };
+            /** @description Invalid request or reference; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Target of another owner, a key without the scope, or maxRetries above the plan's limit */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Request body larger than 1048576 bytes (MAX_PAYLOAD_BYTES) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    getAdditionalTarget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The target */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdditionalTarget"];
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Target of another owner, a key without the scope, or maxRetries above the plan's limit */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No additional target with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    deleteAdditionalTarget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Target of another owner, a key without the scope, or maxRetries above the plan's limit */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No additional target with this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description More than 600 requests in a minute with this API key or session (API_RATE_LIMIT_PER_MINUTE); every answer carries the RateLimit-* headers */
+            429: {
+                headers: {
+                    /** @description Seconds until the window resets */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window resets */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+        };
+    };
+    updateAdditionalTarget: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAdditionalTargetInput"];
+            };
+        };
+        responses: {
+            /** @description The updated target */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdditionalTarget"];
+                };
+            };
+            /** @description Invalid request or reference; the message names the field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Missing, unknown or expired credential */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description Target of another owner, a key without the scope, or maxRetries above the plan's limit */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        statusCode: number;
+                        message: string;
+                        error: string;
+                    };
+                };
+            };
+            /** @description No additional target with this id */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

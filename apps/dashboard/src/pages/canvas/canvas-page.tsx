@@ -27,13 +27,24 @@ import { snapshotFlow, snapshotInput } from "./snapshot-flow";
 import { type Snapshot, TimeTravelPanel, type TimeTravelReport } from "./time-travel-panel";
 import { useFamilyRecords, useOpenApiDocument } from "./use-canvas-data";
 
+/** How a forward edge reads, by the field that makes it. */
+const FORWARD_LABELS: Record<string, string> = {
+  webhookId: "runs",
+  toolWebhookIds: "tool",
+};
+
 function toFlowEdge(edge: GraphEdge): Edge {
   return {
     id: edge.id,
     source: edge.source,
     target: edge.target,
-    animated: edge.kind === "forward",
-    label: edge.kind === "forward" ? "forward" : undefined,
+    animated: edge.kind !== "input",
+    label:
+      edge.kind === "chain"
+        ? `chain ${edge.field ?? ""}`.trim()
+        : edge.kind === "forward"
+          ? (FORWARD_LABELS[edge.field ?? ""] ?? "forward")
+          : undefined,
     markerEnd: { type: MarkerType.ArrowClosed },
     ariaLabel: `Edge from ${edge.source} to ${edge.target}`,
   };
@@ -127,7 +138,14 @@ function CanvasEditor({ webhook, doc }: { webhook: Webhook; doc: OpenApiDocument
         { node: target, body: { inputNodes: inputs } },
         { onSuccess: () => setSelected(null) },
       );
-    } else if (edge.field && source.record && !edge.field.includes(".")) {
+    } else if (edge.kind === "chain") {
+      toast("A chain is part of the webhook: edit its chain on the webhook's page", "error");
+    } else if (
+      edge.field &&
+      source.record &&
+      !edge.field.includes(".") &&
+      Array.isArray(source.record[edge.field])
+    ) {
       const list = (source.record[edge.field] as string[]).filter((id) => id !== target.recordId);
       patch.mutate(
         { node: source, body: { [edge.field]: list } },

@@ -18,6 +18,8 @@ export interface WebhookRef {
   name: string;
   isActive: boolean;
   targetUrl: string;
+  /** Webhooks its delivered events continue into, in order (a chain). */
+  chainWebhookIds?: string[];
 }
 
 export interface GraphNode {
@@ -38,8 +40,12 @@ export interface GraphEdge {
   id: string;
   source: string;
   target: string;
-  /** `input`: the target's inputNodes names the source; `forward`: an output field of the source. */
-  kind: "input" | "forward";
+  /**
+   * `input`: the target's inputNodes names the source; `forward`: a field of the source names
+   * the target (an output, a flow link's or schedule's webhook, an AI node's tool); `chain`: a
+   * delivered event of the source webhook continues in the target webhook.
+   */
+  kind: "input" | "forward" | "chain";
   /** For forward edges: the field of the source that holds the reference. */
   field?: string;
 }
@@ -47,9 +53,13 @@ export interface GraphEdge {
 const canvasIdOf = (nodeType: string, id: string) =>
   nodeType === "webhook" ? `webhook-${id}` : id;
 
+/** Top-level fields that name the webhook a record sends into (flow links, schedules, tools). */
+const WEBHOOK_FIELDS = new Set(["webhookId", "toolWebhookIds"]);
+
 /**
  * Outgoing references a record declares by naming convention: `output<Type>Id` or
- * `output<Type>Ids` at its top level or inside its list items (a router's routes).
+ * `output<Type>Ids` at its top level or inside its list items (a router's routes), and the
+ * webhooks named by `webhookId` or `toolWebhookIds` at its top level.
  */
 function forwardRefs(record: NodeRecord): Array<{ nodeType: string; id: string; field: string }> {
   const out: Array<{ nodeType: string; id: string; field: string }> = [];
@@ -61,7 +71,8 @@ function forwardRefs(record: NodeRecord): Array<{ nodeType: string; id: string; 
     } else if (value && typeof value === "object") {
       for (const [key, inner] of Object.entries(value)) {
         const match = /^output([A-Z]\w*?)Ids?$/.exec(key);
-        const nodeType = match?.[1] ? match[1][0]?.toLowerCase() + match[1].slice(1) : null;
+        const named = match?.[1] ? match[1][0]?.toLowerCase() + match[1].slice(1) : null;
+        const nodeType = named ?? (path === "" && WEBHOOK_FIELDS.has(key) ? "webhook" : null);
         const field = path ? `${path}.${key}` : key;
         if (nodeType && typeof inner === "string") out.push({ nodeType, id: inner, field });
         else if (nodeType && Array.isArray(inner)) {
@@ -113,6 +124,13 @@ export function buildGraph(
       }
     }
   }
+  // A chain: the root's delivered events continue in each chained webhook in turn.
+  const chain = (root.chainWebhookIds ?? []).map((id) => canvasIdOf("webhook", id));
+  chain.forEach((id, i) => {
+    const previous = i === 0 ? rootId : (chain[i - 1] as string);
+    depth.set(id, Math.max(depth.get(id) ?? 0, (depth.get(previous) ?? 0) + 1));
+    link(previous, id);
+  });
   const referenced = new Set([...downstream.values()].flat());
   const webhookById = new Map(webhooks.map((w) => [w.id, w]));
   const nodes: GraphNode[] = [];
@@ -163,6 +181,16 @@ export function buildGraph(
       }
     }
   }
+  chain.forEach((id, i) => {
+    const source = i === 0 ? rootId : (chain[i - 1] as string);
+    edges.push({
+      id: `${source}~>${id}`,
+      source,
+      target: id,
+      kind: "chain",
+      field: `step ${i + 1}`,
+    });
+  });
   return { nodes, edges };
 }
 
