@@ -26,7 +26,7 @@ const FILES: Record<string, { file: string; type: string }> = {
 const INITIALIZER = `"use strict";
 fetch("/api/openapi.json", { headers: { accept: "application/json" } })
   .then(function (response) { return response.json(); })
-  .then(function {
+  .then(function (spec) {
     spec.servers = [{ url: window.location.origin, description: "This Hookflow instance" }];
     window.ui = SwaggerUIBundle({
       spec: spec,
