@@ -35,6 +35,7 @@ fetch("/api/openapi.json", { headers: { accept: "application/json" } })
       displayOperationId: true,
       displayRequestDuration: true,
       filter: true,
+      docExpansion: "none",
       tryItOutEnabled: false,
       persistAuthorization: false,
       defaultModelsExpandDepth: 0,
