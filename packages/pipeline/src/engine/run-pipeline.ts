@@ -62,17 +62,143 @@ function parkedAtOf(state: Record<string, unknown>): number | undefined {
  * several paths runs once per path; only a merge node joins paths.
  */
 export async function runPipeline(input: RunInput, ports: EnginePorts): Promise<RunResult> {
-  const { graph, webhookId } = input;
-  const entry = input.entry ?? webhookId;
-  const order = input.order ?? reachableFrom(graph, entry);
-  const rank = new Map(order.map((id, index) => [id, index]));
-  const steps: StepDraft[] = [];
-  const outcomes: PathOutcome[] = [];
-  const mergesSettled: MergeSettled[] = [];
-  const queue: Work[] = [];
-  let visits = 0;
+  const run = new PipelineRun(input, ports);
+  const start = input.start;
+  if (start.kind === "webhook") run.enterAtWebhook(start);
+  else await run.resumeParked(start);
+  await run.drain();
+  return run.result();
+}
 
-  const emit = (step: Omit<StepDraft, "at">) => {
+type WebhookStart = Extract<RunStart, { kind: "webhook" }>;
+type ParkedStart = Extract<RunStart, { kind: "resume" }>;
+
+/** One run of the engine: its work queue of paths, the steps it emits and what became of them. */
+class PipelineRun {
+  private readonly rank: Map<string, number>;
+  private readonly steps: StepDraft[] = [];
+  private readonly outcomes: PathOutcome[] = [];
+  private readonly mergesSettled: MergeSettled[] = [];
+  private readonly queue: Work[] = [];
+  private readonly entry: string;
+  private visits = 0;
+
+  constructor(
+    private readonly input: RunInput,
+    private readonly ports: EnginePorts,
+  ) {
+    this.entry = input.entry ?? input.webhookId;
+    const order = input.order ?? reachableFrom(input.graph, this.entry);
+    this.rank = new Map(order.map((id, index) => [id, index]));
+  }
+
+  result(): RunResult {
+    return { outcomes: this.outcomes, steps: this.steps, mergesSettled: this.mergesSettled };
+  }
+
+  /** A fresh event: the webhook's payload filters and depth check, then its graph in order. */
+  enterAtWebhook(start: WebhookStart): void {
+    const webhookId = this.input.webhookId;
+    if (start.payloadFilters.length > 0) {
+      const base = { nodeType: "webhook", nodeId: webhookId, nodeName: "payload filters" };
+      this.emit({ ...base, status: "running" });
+      if (!matchesAll(start.payload, start.payloadFilters)) {
+        const reason = "payload filters did not match";
+        this.emit({ ...base, status: "blocked", durationMs: 0, error: reason });
+        this.outcomes.push({
+          kind: "blocked",
+          pathId: "root",
+          nodeId: webhookId,
+          nodeType: "webhook",
+          reason,
+        });
+        return;
+      }
+      this.emit({ ...base, status: "success", durationMs: 0 });
+    }
+    if (this.rank.size > 0 && nestsTooDeep(start)) {
+      // The nodes would serialize it somewhere (see payload-depth): the event fails here, as a
+      // payload that breaks a validator's contract would. Payload filters only read paths.
+      const base = { nodeType: "webhook" as const, nodeId: webhookId, nodeName: "payload" };
+      const error = `the payload nests more than ${MAX_PAYLOAD_DEPTH} levels deep`;
+      this.emit({ ...base, status: "running" });
+      this.emit({ ...base, status: "error", durationMs: 0, error });
+      this.outcomes.push({
+        kind: "failed",
+        pathId: "root",
+        nodeId: webhookId,
+        nodeType: "webhook",
+        error,
+        failure: "validation",
+      });
+      return;
+    }
+    this.advance(this.entry, { id: "root", payload: start.payload, body: null }, false);
+  }
+
+  /** A parked path comes back with its decision (approval, delay, merge, rate limit). */
+  async resumeParked(start: ParkedStart): Promise<void> {
+    const node = this.input.graph.nodes.get(start.nodeId);
+    const startedAt = this.ports.now();
+    if (!node || !this.rank.has(start.nodeId)) {
+      const nodeType = node ? FAMILIES[node.family].nodeType : start.park;
+      const error = `node ${start.nodeId} is no longer on this webhook's graph`;
+      this.outcomes.push({
+        kind: "failed",
+        pathId: start.path.id,
+        nodeId: start.nodeId,
+        nodeType,
+        error,
+        failure: "graph",
+      });
+      this.emit({ nodeType, nodeId: start.nodeId, status: "error", error });
+      return;
+    }
+    const executor = executorOf(node);
+    const ctx = this.contextOf(node, start.path);
+    const result = executor.resume
+      ? await executor.resume(ctx, start.decision, start.state)
+      : ({ kind: "failed", error: `${node.family} nodes do not park`, failure: "graph" } as const);
+    // A path parked again keeps the time it first parked (the step's duration covers it all).
+    const parkedAt = parkedAtOf(start.state);
+    if (result.kind === "parked") result.state = { ...start.state, ...result.state };
+    this.apply(node, start.path, result, startedAt, parkedAt);
+  }
+
+  /** Runs queued paths in graph order until none is left (or the visit budget is spent). */
+  async drain(): Promise<void> {
+    while (this.queue.length > 0) {
+      const work = this.queue.shift() as Work;
+      const node = this.input.graph.nodes.get(work.nodeId) as PipelineNode;
+      this.visits += 1;
+      if (this.visits > MAX_NODE_VISITS) {
+        this.failTooManyVisits(node, work.path);
+        continue;
+      }
+      const executor = executorOf(node);
+      const ctx = this.contextOf(node, work.path);
+      const startedAt = this.ports.now();
+      if (!executor.announces) ctx.running();
+      const result = await executor.run(ctx);
+      this.apply(node, work.path, result, startedAt);
+    }
+  }
+
+  private failTooManyVisits(node: PipelineNode, path: PathState): void {
+    const error = `too many paths: more than ${MAX_NODE_VISITS} node visits in one run`;
+    const nodeType = FAMILIES[node.family].nodeType;
+    this.emit({ nodeType, nodeId: node.id, nodeName: node.name, status: "error", error });
+    this.outcomes.push({
+      kind: "failed",
+      pathId: path.id,
+      nodeId: node.id,
+      nodeType,
+      error,
+      failure: "graph",
+    });
+  }
+
+  private emit(step: Omit<StepDraft, "at">): void {
     // One shape for every step (absent fields undefined): spreading conditional fields into
     // objects sent V8 down its slow property paths on this per-node path.
     const full: StepDraft = {
@@ -85,106 +211,84 @@ export async function runPipeline(input: RunInput, ports: EnginePorts): Promise<
       error: step.error,
       lastPayload: step.lastPayload,
       detail: step.detail,
-      at: isoTime(ports.now()),
+      at: isoTime(this.ports.now()),
     };
-    steps.push(full);
-    ports.onStep?.(full);
-  };
+    this.steps.push(full);
+    this.ports.onStep?.(full);
+  }
 
-  const enqueue = (nodeId: string, path: PathState) => {
-    const work = { nodeId, path, rank: rank.get(nodeId) ?? 0 };
-    let at = queue.length;
-    while (at > 0 && (queue[at - 1] as Work).rank > work.rank) at -= 1;
-    queue.splice(at, 0, work);
-  };
+  private enqueue(nodeId: string, path: PathState): void {
+    const work = { nodeId, path, rank: this.rank.get(nodeId) ?? 0 };
+    let at = this.queue.length;
+    while (at > 0 && (this.queue[at - 1] as Work).rank > work.rank) at -= 1;
+    this.queue.splice(at, 0, work);
+  }
 
   /**
    * Moves a path past `fromId`: on to its flow successors, or to its end. Flow links hanging off
    * the vertex take branches of their own and leave the path as it would be without them (a
    * source whose only successor is a link still delivers).
    */
-  const advance = (fromId: string, path: PathState, forwarded: boolean) => {
+  private advance(fromId: string, path: PathState, forwarded: boolean): void {
+    const graph = this.input.graph;
     const successors = outgoingEdges(graph, fromId)
-      .filter((edge) => edge.kind === "flow" && rank.has(edge.to))
+      .filter((edge) => edge.kind === "flow" && this.rank.has(edge.to))
       .map((edge) => edge.to);
     const isLink = (id: string) => graph.nodes.get(id)?.family === "flowLink";
     const next = successors.filter((id) => !isLink(id));
     for (const id of successors) {
-      if (isLink(id)) enqueue(id, { ...path, id: `${path.id}>${id}` });
+      if (isLink(id)) this.enqueue(id, { ...path, id: `${path.id}>${id}` });
     }
     if (next.length === 0) {
       // A path that ends after forwarding has gone where it was sent; otherwise it delivers.
       if (!forwarded) {
-        outcomes.push({ kind: "deliver", pathId: path.id, payload: path.payload, body: path.body });
+        this.outcomes.push({
+          kind: "deliver",
+          pathId: path.id,
+          payload: path.payload,
+          body: path.body,
+        });
       }
       return;
     }
     for (const id of next) {
-      enqueue(id, next.length === 1 ? path : { ...path, id: `${path.id}>${id}` });
+      this.enqueue(id, next.length === 1 ? path : { ...path, id: `${path.id}>${id}` });
     }
-  };
+  }
 
-  const apply = (
+  /** Records what a node did with a path and sends the path on (or ends it). */
+  private apply(
     node: PipelineNode,
     path: PathState,
     result: NodeResult,
     startedAt: number,
     parkedAt?: number,
-  ) => {
+  ): void {
     const nodeType = FAMILIES[node.family].nodeType;
     const base = { nodeType, nodeId: node.id, nodeName: node.name };
-    const durationMs = Math.max(0, ports.now() - (parkedAt ?? startedAt));
+    const durationMs = Math.max(0, this.ports.now() - (parkedAt ?? startedAt));
+    const where = { pathId: path.id, nodeId: node.id, nodeType };
     switch (result.kind) {
-      case "pass": {
-        emit({
-          ...base,
-          status: "success",
-          durationMs,
-          lastPayload: result.changed ? result.path.payload : undefined,
-          detail: result.detail,
-        });
-        const forwards = result.forwards ?? [];
-        for (const target of forwards) {
-          outcomes.push({
-            kind: "forward",
-            pathId: result.path.id,
-            webhookId: target,
-            viaNodeId: node.id,
-            viaNodeType: nodeType,
-            payload: result.path.payload,
-            body: result.path.body,
-          });
-        }
-        advance(node.id, result.path, forwards.length > 0);
+      case "pass":
+        this.applyPass(node, result, durationMs);
         return;
-      }
       case "blocked":
-        emit({ ...base, status: "blocked", durationMs, error: result.reason });
-        outcomes.push({
-          kind: "blocked",
-          pathId: path.id,
-          nodeId: node.id,
-          nodeType,
-          reason: result.reason,
-        });
+        this.emit({ ...base, status: "blocked", durationMs, error: result.reason });
+        this.outcomes.push({ kind: "blocked", ...where, reason: result.reason });
         return;
       case "failed":
-        emit({ ...base, status: "error", durationMs, error: result.error });
-        outcomes.push({
+        this.emit({ ...base, status: "error", durationMs, error: result.error });
+        this.outcomes.push({
           kind: "failed",
-          pathId: path.id,
-          nodeId: node.id,
-          nodeType,
+          ...where,
           error: result.error,
           failure: result.failure,
         });
         return;
       case "parked":
-        outcomes.push({
+        this.outcomes.push({
           kind: "parked",
-          pathId: path.id,
-          nodeId: node.id,
-          nodeType,
+          ...where,
           park: result.park,
           resumeAt: result.resumeAt,
           payload: path.payload,
@@ -193,22 +297,53 @@ export async function runPipeline(input: RunInput, ports: EnginePorts): Promise<
         });
         return;
       case "joined":
-        outcomes.push({ kind: "joined", pathId: path.id, nodeId: node.id });
+        this.outcomes.push({ kind: "joined", pathId: path.id, nodeId: node.id });
         return;
     }
-  };
+  }
 
-  const contextOf = (node: PipelineNode, path: PathState): NodeContext => {
+  /** A node passed the path on: its step, its forwards, then the path's next nodes. */
+  private applyPass(
+    node: PipelineNode,
+    result: Extract<NodeResult, { kind: "pass" }>,
+    durationMs: number,
+  ): void {
+    const nodeType = FAMILIES[node.family].nodeType;
+    this.emit({
+      nodeType,
+      nodeId: node.id,
+      nodeName: node.name,
+      status: "success",
+      durationMs,
+      lastPayload: result.changed ? result.path.payload : undefined,
+      detail: result.detail,
+    });
+    const forwards = result.forwards ?? [];
+    for (const target of forwards) {
+      this.outcomes.push({
+        kind: "forward",
+        pathId: result.path.id,
+        webhookId: target,
+        viaNodeId: node.id,
+        viaNodeType: nodeType,
+        payload: result.path.payload,
+        body: result.path.body,
+      });
+    }
+    this.advance(node.id, result.path, forwards.length > 0);
+  }
+
+  private contextOf(node: PipelineNode, path: PathState): NodeContext {
     let announced = false;
     return {
       node,
       path,
-      input,
-      ports,
+      input: this.input,
+      ports: this.ports,
       running: () => {
         if (announced) return;
         announced = true;
-        emit({
+        this.emit({
           nodeType: FAMILIES[node.family].nodeType,
           nodeId: node.id,
           nodeName: node.name,
@@ -216,111 +351,11 @@ export async function runPipeline(input: RunInput, ports: EnginePorts): Promise<
         });
       },
       settleMerge: (result) => {
-        mergesSettled.push({ nodeId: node.id, result });
+        this.mergesSettled.push({ nodeId: node.id, result });
       },
     };
-  };
-
-  const executorOf = (node: PipelineNode) =>
-    EXECUTORS[node.family as ProcessingFamilyKey] as NodeExecutor;
-
-  const start = input.start;
-  if (start.kind === "webhook") {
-    if (start.payloadFilters.length > 0) {
-      const base = { nodeType: "webhook", nodeId: webhookId, nodeName: "payload filters" };
-      emit({ ...base, status: "running" });
-      if (!matchesAll(start.payload, start.payloadFilters)) {
-        const reason = "payload filters did not match";
-        emit({ ...base, status: "blocked", durationMs: 0, error: reason });
-        outcomes.push({
-          kind: "blocked",
-          pathId: "root",
-          nodeId: webhookId,
-          nodeType: "webhook",
-          reason,
-        });
-        return { outcomes, steps, mergesSettled };
-      }
-      emit({ ...base, status: "success", durationMs: 0 });
-    }
-    if (order.length > 0 && nestsTooDeep(start)) {
-      // The nodes would serialize it somewhere (see payload-depth): the event fails here, as a
-      // payload that breaks a validator's contract would. Payload filters only read paths.
-      const base = { nodeType: "webhook" as const, nodeId: webhookId, nodeName: "payload" };
-      const error = `the payload nests more than ${MAX_PAYLOAD_DEPTH} levels deep`;
-      emit({ ...base, status: "running" });
-      emit({ ...base, status: "error", durationMs: 0, error });
-      outcomes.push({
-        kind: "failed",
-        pathId: "root",
-        nodeId: webhookId,
-        nodeType: "webhook",
-        error,
-        failure: "validation",
-      });
-      return { outcomes, steps, mergesSettled };
-    }
-    advance(entry, { id: "root", payload: start.payload, body: null }, false);
-  } else {
-    const node = graph.nodes.get(start.nodeId);
-    const startedAt = ports.now();
-    if (!node || !rank.has(start.nodeId)) {
-      const error = `node ${start.nodeId} is no longer on this webhook's graph`;
-      outcomes.push({
-        kind: "failed",
-        pathId: start.path.id,
-        nodeId: start.nodeId,
-        nodeType: node ? FAMILIES[node.family].nodeType : start.park,
-        error,
-        failure: "graph",
-      });
-      emit({
-        nodeType: node ? FAMILIES[node.family].nodeType : start.park,
-        nodeId: start.nodeId,
-        status: "error",
-        error,
-      });
-    } else {
-      const executor = executorOf(node);
-      const ctx = contextOf(node, start.path);
-      const result = executor.resume
-        ? await executor.resume(ctx, start.decision, start.state)
-        : ({
-            kind: "failed",
-            error: `${node.family} nodes do not park`,
-            failure: "graph",
-          } as const);
-      // A path parked again keeps the time it first parked (the step's duration covers it all).
-      const parkedAt = parkedAtOf(start.state);
-      if (result.kind === "parked") result.state = { ...start.state, ...result.state };
-      apply(node, start.path, result, startedAt, parkedAt);
-    }
   }
-
-  while (queue.length > 0) {
-    const work = queue.shift() as Work;
-    const node = graph.nodes.get(work.nodeId) as PipelineNode;
-    visits += 1;
-    if (visits > MAX_NODE_VISITS) {
-      const error = `too many paths: more than ${MAX_NODE_VISITS} node visits in one run`;
-      const nodeType = FAMILIES[node.family].nodeType;
-      emit({ nodeType, nodeId: node.id, nodeName: node.name, status: "error", error });
-      outcomes.push({
-        kind: "failed",
-        pathId: work.path.id,
-        nodeId: node.id,
-        nodeType,
-        error,
-        failure: "graph",
-      });
-      continue;
-    }
-    const executor = executorOf(node);
-    const ctx = contextOf(node, work.path);
-    const startedAt = ports.now();
-    if (!executor.announces) ctx.running();
-    const result = await executor.run(ctx);
-    apply(node, work.path, result, startedAt);
-  }
-  return { outcomes, steps, mergesSettled };
 }
+
+const executorOf = (node: PipelineNode) =>
+  EXECUTORS[node.family as ProcessingFamilyKey] as NodeExecutor;
