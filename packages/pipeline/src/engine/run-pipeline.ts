@@ -1,15 +1,10 @@
-import { matchesAll } from "@hookflow/domain";
 import { FAMILIES, type ProcessingFamilyKey } from "../families/registry.js";
 import { outgoingEdges } from "../graph/build-graph.js";
 import { reachableFrom } from "../graph/graph-order.js";
 import type { PipelineNode } from "../nodes.js";
-import {
-  jsonTextNestsDeeperThan,
-  MAX_PAYLOAD_DEPTH,
-  valueNestsDeeperThan,
-} from "../payload-depth.js";
 import { EXECUTORS } from "./families/index.js";
 import type { NodeContext, NodeExecutor, NodeResult } from "./node-result.js";
+import { isoTime } from "./step-time.js";
 import type {
   EnginePorts,
   MergeSettled,
@@ -20,34 +15,11 @@ import type {
   RunStart,
   StepDraft,
 } from "./types.js";
-
-/** The ISO text of a time in ms; steps of one millisecond (most of a run's) share one. */
-let lastTimeMs = Number.NaN;
-let lastTimeIso = "";
-function isoTime(ms: number): string {
-  if (ms !== lastTimeMs) {
-    lastTimeMs = ms;
-    lastTimeIso = new Date(ms).toISOString();
-  }
-  return lastTimeIso;
-}
+import { checkWebhookEntry } from "./webhook-entry.js";
+import { WorkQueue } from "./work-queue.js";
 
 /** Node visits one run may make; past it the remaining paths fail (a graph exploding in paths). */
 export const MAX_NODE_VISITS = 1000;
-
-interface Work {
-  nodeId: string;
-  path: PathState;
-  rank: number;
-}
-
-/** Whether the webhook's payload nests past MAX_PAYLOAD_DEPTH (its text, when given, is cheaper). */
-function nestsTooDeep(start: Extract<RunStart, { kind: "webhook" }>): boolean {
-  if (typeof start.payload !== "object" || start.payload === null) return false;
-  return start.payloadText === undefined
-    ? valueNestsDeeperThan(start.payload, MAX_PAYLOAD_DEPTH)
-    : jsonTextNestsDeeperThan(start.payloadText, MAX_PAYLOAD_DEPTH);
-}
 
 function parkedAtOf(state: Record<string, unknown>): number | undefined {
   return typeof state.parkedAt === "number" ? state.parkedAt : undefined;
@@ -79,7 +51,7 @@ class PipelineRun {
   private readonly steps: StepDraft[] = [];
   private readonly outcomes: PathOutcome[] = [];
   private readonly mergesSettled: MergeSettled[] = [];
-  private readonly queue: Work[] = [];
+  private readonly queue: WorkQueue;
   private readonly entry: string;
   private visits = 0;
 
@@ -90,6 +62,7 @@ class PipelineRun {
     this.entry = input.entry ?? input.webhookId;
     const order = input.order ?? reachableFrom(input.graph, this.entry);
     this.rank = new Map(order.map((id, index) => [id, index]));
+    this.queue = new WorkQueue(this.rank);
   }
 
   result(): RunResult {
@@ -98,42 +71,10 @@ class PipelineRun {
 
   /** A fresh event: the webhook's payload filters and depth check, then its graph in order. */
   enterAtWebhook(start: WebhookStart): void {
-    const webhookId = this.input.webhookId;
-    if (start.payloadFilters.length > 0) {
-      const base = { nodeType: "webhook", nodeId: webhookId, nodeName: "payload filters" };
-      this.emit({ ...base, status: "running" });
-      if (!matchesAll(start.payload, start.payloadFilters)) {
-        const reason = "payload filters did not match";
-        this.emit({ ...base, status: "blocked", durationMs: 0, error: reason });
-        this.outcomes.push({
-          kind: "blocked",
-          pathId: "root",
-          nodeId: webhookId,
-          nodeType: "webhook",
-          reason,
-        });
-        return;
-      }
-      this.emit({ ...base, status: "success", durationMs: 0 });
-    }
-    if (this.rank.size > 0 && nestsTooDeep(start)) {
-      // The nodes would serialize it somewhere (see payload-depth): the event fails here, as a
-      // payload that breaks a validator's contract would. Payload filters only read paths.
-      const base = { nodeType: "webhook" as const, nodeId: webhookId, nodeName: "payload" };
-      const error = `the payload nests more than ${MAX_PAYLOAD_DEPTH} levels deep`;
-      this.emit({ ...base, status: "running" });
-      this.emit({ ...base, status: "error", durationMs: 0, error });
-      this.outcomes.push({
-        kind: "failed",
-        pathId: "root",
-        nodeId: webhookId,
-        nodeType: "webhook",
-        error,
-        failure: "validation",
-      });
-      return;
-    }
-    this.advance(this.entry, { id: "root", payload: start.payload, body: null }, false);
+    const { steps, stop } = checkWebhookEntry(start, this.input.webhookId, this.rank.size > 0);
+    for (const step of steps) this.emit(step);
+    if (stop) this.outcomes.push(stop);
+    else this.advance(this.entry, { id: "root", payload: start.payload, body: null }, false);
   }
 
   /** A parked path comes back with its decision (approval, delay, merge, rate limit). */
@@ -167,8 +108,7 @@ class PipelineRun {
 
   /** Runs queued paths in graph order until none is left (or the visit budget is spent). */
   async drain(): Promise<void> {
-    while (this.queue.length > 0) {
-      const work = this.queue.shift() as Work;
+    for (let work = this.queue.shift(); work; work = this.queue.shift()) {
       const node = this.input.graph.nodes.get(work.nodeId) as PipelineNode;
       this.visits += 1;
       if (this.visits > MAX_NODE_VISITS) {
@@ -217,13 +157,6 @@ class PipelineRun {
     this.ports.onStep?.(full);
   }
 
-  private enqueue(nodeId: string, path: PathState): void {
-    const work = { nodeId, path, rank: this.rank.get(nodeId) ?? 0 };
-    let at = this.queue.length;
-    while (at > 0 && (this.queue[at - 1] as Work).rank > work.rank) at -= 1;
-    this.queue.splice(at, 0, work);
-  }
-
   /**
    * Moves a path past `fromId`: on to its flow successors, or to its end. Flow links hanging off
    * the vertex take branches of their own and leave the path as it would be without them (a
@@ -237,7 +170,7 @@ class PipelineRun {
     const isLink = (id: string) => graph.nodes.get(id)?.family === "flowLink";
     const next = successors.filter((id) => !isLink(id));
     for (const id of successors) {
-      if (isLink(id)) this.enqueue(id, { ...path, id: `${path.id}>${id}` });
+      if (isLink(id)) this.queue.push(id, { ...path, id: `${path.id}>${id}` });
     }
     if (next.length === 0) {
       // A path that ends after forwarding has gone where it was sent; otherwise it delivers.
@@ -252,7 +185,7 @@ class PipelineRun {
       return;
     }
     for (const id of next) {
-      this.enqueue(id, next.length === 1 ? path : { ...path, id: `${path.id}>${id}` });
+      this.queue.push(id, next.length === 1 ? path : { ...path, id: `${path.id}>${id}` });
     }
   }
 
