@@ -1,8 +1,7 @@
-import { type ChildProcess, fork } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import type { ChildProcess } from "node:child_process";
 import { gatherWaitMs, type RecentRuns } from "../gather.js";
-import { exceedsBytes, outputTooLargeMessage } from "../output.js";
 import type { TransformOutcome } from "../types.js";
+import { WakeTimer } from "../wake-timer.js";
 import {
   batchMessage,
   homeProcess,
@@ -13,6 +12,7 @@ import {
   waitingFor,
 } from "./js-batches.js";
 import { type SandboxCallResult, SandboxMessage } from "./sandbox-messages.js";
+import { outcomeOf, startSandboxProcess } from "./sandbox-process.js";
 
 export interface JsPoolOptions {
   processes: number;
@@ -45,25 +45,6 @@ interface Slot {
   runs: RecentRuns | undefined;
 }
 
-const HOST_PATH = fileURLToPath(new URL("./sandbox-host.mjs", import.meta.url));
-/** isolated-vm needs --no-node-snapshot (Node 20 and later); the host heap only holds messages. */
-const HOST_EXEC_ARGV = ["--no-node-snapshot", "--max-old-space-size=256"];
-
-/** A sandbox result as the transform's outcome: JSON parsed here, never trusted as text. */
-function outcomeOf(result: SandboxCallResult, maxOutputBytes: number): TransformOutcome {
-  if (!result.ok) return { ok: false, error: result.error };
-  if (exceedsBytes(result.json, maxOutputBytes)) {
-    return { ok: false, error: outputTooLargeMessage(maxOutputBytes) };
-  }
-  try {
-    // The text is only parsed: user code can replace JSON.stringify inside its context, so
-    // the sandbox's text is never passed on as is (the host serializes the value itself).
-    return { ok: true, output: JSON.parse(result.json) };
-  } catch {
-    return { ok: false, error: "the transform result is not JSON" };
-  }
-}
-
 const idleSlot = (): Slot => ({ child: undefined, ready: false, job: undefined, runs: undefined });
 const isFree = (slot: Slot) => slot.child !== undefined && slot.ready && !slot.job;
 
@@ -91,8 +72,7 @@ class SandboxPool implements JsPool {
   private closed = false;
   private startupFailures = 0;
   /** Re-dispatches when a gathering process's window ends or a busy home's calls may be taken. */
-  private wakeTimer: NodeJS.Timeout | undefined;
-  private wakeAtMs = Number.POSITIVE_INFINITY;
+  private readonly wake = new WakeTimer(() => this.dispatch());
 
   constructor(private readonly options: JsPoolOptions) {
     this.slots = Array.from({ length: options.processes }, idleSlot);
@@ -125,7 +105,7 @@ class SandboxPool implements JsPool {
 
   async close(): Promise<void> {
     this.closed = true;
-    clearTimeout(this.wakeTimer);
+    this.wake.clear();
     const exits = this.slots.map((slot) => this.stopSlot(slot));
     for (const call of this.queue.splice(0)) {
       call.settle({ ok: false, error: "the transform runner closed" });
@@ -154,20 +134,12 @@ class SandboxPool implements JsPool {
   }
 
   private spawn(slot: Slot): void {
-    const child = fork(HOST_PATH, [this.hostConfig], {
-      execArgv: HOST_EXEC_ARGV,
-      env: {},
-      // JSON: cheaper than "advanced" for these messages (strings, numbers, flags), both ways.
-      serialization: "json",
-      stdio: ["ignore", "ignore", "ignore", "ipc"],
+    const child = startSandboxProcess(this.hostConfig, {
+      message: (raw) => this.onMessage(slot, child, raw),
+      exit: () => this.onExit(slot, child),
     });
     slot.child = child;
     slot.ready = false;
-    child.unref();
-    child.channel?.unref();
-    child.on("message", (raw: unknown) => this.onMessage(slot, child, raw));
-    child.on("error", () => this.onExit(slot, child));
-    child.on("exit", () => this.onExit(slot, child));
   }
 
   private onMessage(slot: Slot, child: ChildProcess, raw: unknown): void {
@@ -262,18 +234,6 @@ class SandboxPool implements JsPool {
     this.dispatch();
   }
 
-  private wakeIn(ms: number, nowMs: number): void {
-    const at = nowMs + Math.max(1, Math.ceil(ms));
-    if (this.wakeTimer && at >= this.wakeAtMs) return;
-    clearTimeout(this.wakeTimer);
-    this.wakeAtMs = at;
-    this.wakeTimer = setTimeout(() => {
-      this.wakeTimer = undefined;
-      this.wakeAtMs = Number.POSITIVE_INFINITY;
-      this.dispatch();
-    }, at - nowMs);
-  }
-
   private homeState(home: number): ProcessState {
     const slot = this.slots[home];
     if (slot?.child === undefined || !slot.ready) return { state: "down" };
@@ -302,7 +262,7 @@ class SandboxPool implements JsPool {
           : 0;
       if (wait > 0) {
         free--;
-        this.wakeIn(wait, nowMs);
+        this.wake.wakeIn(wait, nowMs);
         continue;
       }
       this.startBatch(slot, index, free--, nowMs);
@@ -322,7 +282,7 @@ class SandboxPool implements JsPool {
       // What waits belongs to a busy process: give it a moment before another takes it.
       const head = this.queue[0];
       const home = head ? this.homeState(head.home) : undefined;
-      if (home?.state === "busy") this.wakeIn(home.sinceMs + STEAL_AFTER_MS - nowMs, nowMs);
+      if (home?.state === "busy") this.wake.wakeIn(home.sinceMs + STEAL_AFTER_MS - nowMs, nowMs);
       return;
     }
     slot.runs = { lastStartAtMs: nowMs, inFlight: true, loaded: calls.length > 1 };

@@ -1,5 +1,6 @@
 import { receiveMessageOnPort } from "node:worker_threads";
 import type { TransformOutcome } from "../types.js";
+import { WakeTimer } from "../wake-timer.js";
 import { type JqJob, JqWorkerMessage } from "./jq-messages.js";
 import {
   buildBatchInput,
@@ -8,6 +9,7 @@ import {
   wrapJqProgram,
 } from "./jq-program.js";
 import { createJqQueue, createKeyRunTracker, type QueuedJqCall } from "./jq-queue.js";
+import { idleSlot, isFree, type JqReply, type RunningJob, type Slot } from "./jq-slots.js";
 import {
   compileJqModule,
   type JqWorkerThread,
@@ -38,26 +40,6 @@ export interface JqPool {
   close(): Promise<void>;
 }
 
-interface RunningJob {
-  id: number;
-  program: string;
-  calls: QueuedJqCall[];
-  timer: NodeJS.Timeout;
-}
-
-interface Slot {
-  worker: JqWorkerThread | undefined;
-  ready: boolean;
-  job: RunningJob | undefined;
-  /** The key whose jq `main` the thread keeps running between batches. */
-  key: string | undefined;
-}
-
-/** A worker's answer to a job (everything but its "ready"). */
-type JqReply = Exclude<JqWorkerMessage, { type: "ready" }>;
-
-const idleSlot = (): Slot => ({ worker: undefined, ready: false, job: undefined, key: undefined });
-const isFree = (slot: Slot) => slot.worker !== undefined && slot.ready && !slot.job;
 const CLOSED = "the transform runner closed";
 
 /**
@@ -79,8 +61,8 @@ class JqThreadPool implements JqPool {
   private started = false;
   private closed = false;
   private startupFailures = 0;
-  private gatherTimer: NodeJS.Timeout | undefined;
-  private gatherDueAt = 0;
+  /** Dispatches again when the first gather window of a waiting key ends. */
+  private readonly gatherWake = new WakeTimer(() => this.dispatch());
 
   constructor(private readonly options: JqPoolOptions) {
     this.queue = createJqQueue(options);
@@ -102,7 +84,7 @@ class JqThreadPool implements JqPool {
 
   async close(): Promise<void> {
     this.closed = true;
-    clearTimeout(this.gatherTimer);
+    this.gatherWake.clear();
     const stopping: Promise<unknown>[] = [];
     for (const slot of this.slots) {
       if (slot.job) {
@@ -287,17 +269,7 @@ class JqThreadPool implements JqPool {
     }
     // Keys with a run in flight are dispatched when it ends.
     if (!Number.isFinite(waitMs)) return;
-    const dueAt = now + waitMs;
-    if (this.gatherTimer && this.gatherDueAt <= dueAt) return;
-    clearTimeout(this.gatherTimer);
-    this.gatherDueAt = dueAt;
-    this.gatherTimer = setTimeout(
-      () => {
-        this.gatherTimer = undefined;
-        this.dispatch();
-      },
-      Math.max(1, Math.ceil(waitMs)),
-    );
+    this.gatherWake.wakeIn(waitMs, now);
   }
 
   private start(slot: Slot, worker: JqWorkerThread, calls: QueuedJqCall[]): void {
