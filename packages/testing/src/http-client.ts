@@ -76,9 +76,26 @@ export interface StreamedAnswer {
 /**
  * Uploads `totalBytes` in chunks (chunked encoding, or the declared `content-length` header when
  * given), writing only as fast as the server reads, and stops writing as soon as an answer
- * arrives. A server that refuses early answers with `sentAll` false.
+ * arrives. A server that refuses early answers with `sentAll` false. Such a server answers and
+ * closes; when the close reaches this client's next write before the
+ * answer is parsed, the write fails (EPIPE, ECONNRESET) and the answer is lost with it. That is
+ * a race of the client, not an answer: the upload is made again, at most three times.
  */
-export function streamUpload(
+export async function streamUpload(
+  url: string,
+  options: { totalBytes: number; headers?: Record<string, string>; chunkBytes?: number },
+): Promise<StreamedAnswer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await streamUploadOnce(url, options);
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (attempt >= 3 || (code !== "EPIPE" && code !== "ECONNRESET")) throw error;
+    }
+  }
+}
+
+function streamUploadOnce(
   url: string,
   options: { totalBytes: number; headers?: Record<string, string>; chunkBytes?: number },
 ): Promise<StreamedAnswer> {
