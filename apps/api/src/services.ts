@@ -21,6 +21,7 @@ import {
   redisKeys,
   type ScheduleJobData,
 } from "@hookflow/queue";
+import type { ServiceContext } from "@hookflow/services";
 import { createTransformRunner, type TransformRunner } from "@hookflow/transforms";
 import type { Queue } from "bullmq";
 import { Redis } from "ioredis";
@@ -39,21 +40,11 @@ const PASSWORD_HASH_CONCURRENCY = 2;
 import { type ConsoleAssets, loadConsoleAssets } from "./console/console-assets.js";
 import { locateConsole } from "./console/locate-console.js";
 
-export interface ApiServices {
+/** The api's long-lived parts: the verbs' context (@hookflow/services) and the http edge's own. */
+export interface ApiServices extends ServiceContext {
   config: HookflowConfig;
-  db: DbHandle;
-  redis: Redis;
-  keys: RedisKeys;
-  /** Producer handles on the five delivery lanes (replay, cancel, test events). */
-  queues: DeliveryQueues;
-  /** The job schedulers of scheduled workflows, kept in step with every workflow write. */
-  schedules: Queue<ScheduleJobData>;
-  logger: Logger;
   metrics: Metrics;
   apiMetrics: ApiMetrics;
-  /** Seals and opens credentials at rest (webhook tokens and secrets). */
-  keyRing: KeyRing;
-  now: () => Date;
   /** Failed events replay-all reopens and queues per batch (and holds in memory at once). */
   replayAllBatchSize: number;
   /** The client address of a request, believing X-Forwarded-For only from TRUSTED_PROXIES. */

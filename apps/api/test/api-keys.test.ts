@@ -1,5 +1,5 @@
 import { hashToken } from "@hookflow/domain";
-import { requireScope } from "../src/auth/access.js";
+import { requireScope } from "@hookflow/services";
 import { createApiKeyFor, createOrganizationWith, createUserWithSession } from "./fixtures.js";
 import { type ApiHarness, startApi } from "./harness.js";
 

@@ -6,8 +6,8 @@ import {
   touchApiKey,
 } from "@hookflow/db";
 import { ForbiddenError, hashToken, UnauthorizedError } from "@hookflow/domain";
+import { type Actor, SCOPES, type Scope } from "@hookflow/services";
 import type { MiddlewareHandler } from "hono";
-import { type Actor, SCOPES, type Scope } from "./actor.js";
 
 export const API_KEY_PREFIX = "hf_live_";
 

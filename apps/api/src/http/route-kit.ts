@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import type { RecordListScope } from "@hookflow/db";
+import type { Actor, Scope } from "@hookflow/services";
+import { requireScope } from "@hookflow/services";
 import type { MiddlewareHandler } from "hono";
-import { requireScope } from "../auth/access.js";
-import type { Actor, Scope } from "../auth/actor.js";
 import type { AuthEnv } from "../auth/authenticate.js";
 
 /**

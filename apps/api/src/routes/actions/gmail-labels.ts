@@ -6,7 +6,7 @@ import {
   createSealedGoogleCredentialStore,
   runGmailOperation,
 } from "@hookflow/google";
-import { assertVisible } from "../../auth/access.js";
+import { assertVisible } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import { BEARER, errorResponsesOf, scopeGuard } from "../../http/route-kit.js";
 import type { ApiServices } from "../../services.js";

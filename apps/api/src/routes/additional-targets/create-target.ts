@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { insertAdditionalTarget, withGraphWriteLock } from "@hookflow/db";
 import { newPrefixedId, ownerScopeOf, storePayloadFilter } from "@hookflow/domain";
-import { ownershipOf } from "../../auth/access.js";
+import { ownershipOf } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
 import { publishTargetChanged } from "./publish-target-changed.js";

@@ -12,8 +12,8 @@ import {
   type OwnerColumns,
   ValidationError,
 } from "@hookflow/domain";
-import { assertVisible } from "../../auth/access.js";
-import type { Actor } from "../../auth/actor.js";
+import type { Actor } from "@hookflow/services";
+import { assertVisible } from "@hookflow/services";
 import { errorResponsesOf } from "../../http/route-kit.js";
 import type { ApiServices } from "../../services.js";
 import { checkReferencedRecords } from "../nodes/check-node-references.js";

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { listMailOfSource } from "@hookflow/db";
 import { redactApprovalLinks } from "@hookflow/mail";
-import { hasScope } from "../../auth/access.js";
+import { hasScope } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
 import { loadVisibleNode } from "../nodes/node-records.js";

@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { insertCanvasSnapshot, withGraphWriteLock } from "@hookflow/db";
 import { newId } from "@hookflow/domain";
-import { ownershipOf } from "../../auth/access.js";
+import { ownershipOf } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
 import { BEARER, errorResponses, scopeGuard } from "../nodes/resource-route-kit.js";

@@ -6,7 +6,7 @@ import {
   familyOfNodeType,
   type PipelineNode,
 } from "@hookflow/pipeline";
-import type { Actor } from "../../auth/actor.js";
+import type { Actor } from "@hookflow/services";
 import { checkReferencedRecords, type RecordReference } from "../nodes/check-node-references.js";
 import { liveGraphNodes } from "../nodes/live-graph.js";
 import { toPipelineNode } from "../nodes/node-records.js";

@@ -1,7 +1,7 @@
 import { type CanvasSnapshotRow, findGraphWebhooks } from "@hookflow/db";
 import type { OwnerColumns } from "@hookflow/domain";
-import { canSee } from "../../auth/access.js";
-import type { Actor } from "../../auth/actor.js";
+import type { Actor } from "@hookflow/services";
+import { canSee } from "@hookflow/services";
 import type { ApiServices } from "../../services.js";
 import { type FrozenGraph, isHidden, parseFrozenGraph } from "./frozen-graph.js";
 import type { CanvasNode } from "./snapshot-input.js";

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { type CanvasSnapshotRow, findCanvasSnapshotById } from "@hookflow/db";
-import { assertVisible } from "../../auth/access.js";
-import type { Actor } from "../../auth/actor.js";
+import type { Actor } from "@hookflow/services";
+import { assertVisible } from "@hookflow/services";
 import type { ApiServices } from "../../services.js";
 import { FrozenGraph } from "./frozen-graph.js";
 import { type VisibleSnapshot, visibleSnapshots } from "./redact-snapshot.js";

@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { insertCredential } from "@hookflow/db";
 import { newId, parseCredentialData } from "@hookflow/domain";
-import { ownershipOf } from "../../auth/access.js";
+import { ownershipOf } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import { BEARER, scopeGuard } from "../../http/route-kit.js";
 import type { ApiServices } from "../../services.js";

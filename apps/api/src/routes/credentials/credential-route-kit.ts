@@ -1,7 +1,7 @@
 import type { z } from "@hono/zod-openapi";
 import { findCredentialById } from "@hookflow/db";
-import { assertVisible } from "../../auth/access.js";
-import type { Actor } from "../../auth/actor.js";
+import type { Actor } from "@hookflow/services";
+import { assertVisible } from "@hookflow/services";
 import type { ApiServices } from "../../services.js";
 import { idParams } from "../nodes/resource-route-kit.js";
 

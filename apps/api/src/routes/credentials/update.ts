@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { updateCredential } from "@hookflow/db";
 import { parseCredentialData, ValidationError } from "@hookflow/domain";
-import { assertVisible } from "../../auth/access.js";
+import { assertVisible } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import { BEARER, scopeGuard } from "../../http/route-kit.js";
 import type { ApiServices } from "../../services.js";

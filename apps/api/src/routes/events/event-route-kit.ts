@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { type EventRow, type EventScope, findEventWithOwner } from "@hookflow/db";
 import { NotFoundError } from "@hookflow/domain";
-import { assertVisible } from "../../auth/access.js";
-import type { Actor } from "../../auth/actor.js";
+import type { Actor } from "@hookflow/services";
+import { assertVisible } from "@hookflow/services";
 import { actingScope, errorResponsesOf } from "../../http/route-kit.js";
 import type { ApiServices } from "../../services.js";
 import { loadVisibleWebhook } from "../webhooks/webhook-route-kit.js";

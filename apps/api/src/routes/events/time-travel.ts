@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { ForbiddenError, ValidationError } from "@hookflow/domain";
 import { createDryRunPorts, entryOf, reachableFrom, runPipeline } from "@hookflow/pipeline";
-import { canSee } from "../../auth/access.js";
+import { canSee } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
 import { buildTimeTravelReport, TimeTravelReport } from "../canvas-snapshots/dry-run-report.js";

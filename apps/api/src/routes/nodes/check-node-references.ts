@@ -20,8 +20,8 @@ import {
   type NodeType,
   outputReferencesOf,
 } from "@hookflow/pipeline";
-import { canSee } from "../../auth/access.js";
-import type { Actor } from "../../auth/actor.js";
+import type { Actor } from "@hookflow/services";
+import { canSee } from "@hookflow/services";
 import { checkFeedingWorkflow } from "../scheduled-workflows/feeding-workflows.js";
 
 /** A reference a node makes, with the body field that names it. */

@@ -9,7 +9,7 @@ import {
   parseCreateNode,
   toNodeResponse,
 } from "@hookflow/pipeline";
-import { ownershipOf } from "../../auth/access.js";
+import { ownershipOf } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
 import { checkLinkConsent, checkToolConsent } from "../flow-links/check-link-consent.js";

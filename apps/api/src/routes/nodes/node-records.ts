@@ -9,8 +9,8 @@ import {
   type NodeInput,
   type PipelineNode,
 } from "@hookflow/pipeline";
-import { assertVisible } from "../../auth/access.js";
-import type { Actor } from "../../auth/actor.js";
+import type { Actor } from "@hookflow/services";
+import { assertVisible } from "@hookflow/services";
 import type { ApiServices } from "../../services.js";
 import type { ForwardLimits } from "./check-forward-limits.js";
 import { familyDocs } from "./family-docs.js";

@@ -1,5 +1,5 @@
 import { createRoute, type z } from "@hono/zod-openapi";
-import type { Scope } from "../../auth/actor.js";
+import type { Scope } from "@hookflow/services";
 import {
   BEARER,
   errorResponses,

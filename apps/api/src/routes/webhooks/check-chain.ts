@@ -1,7 +1,7 @@
 import { findWebhookChainLinks } from "@hookflow/db";
 import { ValidationError } from "@hookflow/domain";
-import { canSee } from "../../auth/access.js";
-import type { Actor } from "../../auth/actor.js";
+import type { Actor } from "@hookflow/services";
+import { canSee } from "@hookflow/services";
 import type { ApiServices } from "../../services.js";
 
 const MAX_CHAIN_WALK = 1000;

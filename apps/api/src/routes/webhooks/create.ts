@@ -9,7 +9,7 @@ import {
   settingsFromCreate,
   WebhookResponse,
 } from "@hookflow/domain";
-import { ownershipOf } from "../../auth/access.js";
+import { ownershipOf } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
 import { checkChainTargets } from "./check-chain.js";

@@ -2,8 +2,8 @@ import { z } from "@hono/zod-openapi";
 import { findWebhookById, type WebhookRow } from "@hookflow/db";
 import { openWebhookSecrets, toWebhookResponse, type WebhookResponse } from "@hookflow/domain";
 import { WebhookChanged } from "@hookflow/queue";
-import { assertVisible } from "../../auth/access.js";
-import type { Actor } from "../../auth/actor.js";
+import type { Actor } from "@hookflow/services";
+import { assertVisible } from "@hookflow/services";
 import { errorResponsesOf } from "../../http/route-kit.js";
 import type { ApiServices } from "../../services.js";
 

@@ -1,0 +1,3 @@
+export * from "./access.js";
+export * from "./actor.js";
+export * from "./context.js";
