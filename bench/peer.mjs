@@ -1,8 +1,10 @@
 // Peer run: Hookflow against Node-RED 4.1.8 forwarding the same load, on the same machine, in
 // the same run. Node-RED's flow is the usual "webhook in -> HTTP request" forward (http in ->
 // http response 202, and in parallel an http request POSTing the payload to the receiver):
-// nothing durable, no retries. Hookflow runs as `hookflow start` (every role in one process, the
-// default command) and stores every event before its 202. Both get the same wrk load (50
+// nothing durable, no retries. Hookflow runs as the default `hookflow start` (the http roles in
+// one process, the worker in a child process on a machine with two or more cores) and as
+// `hookflow start --worker-processes 0` (every role in one process, one Node thread against
+// Node-RED's one thread), and stores every event before its 202. Both get the same wrk load (50
 // connections); delivered/s is what the receiver counted from the start of the load until the
 // last delivery of an accepted request, so work a server defers past the load is charged to it.
 // Counts must balance: Hookflow delivers every accepted event; for Node-RED the receiver's count
@@ -27,7 +29,7 @@ import { fileURLToPath } from "node:url";
 import { balance, counts } from "./lib/accounting.mjs";
 import { drainComparison } from "./lib/drain-child.mjs";
 import { HOOKFLOW_NODE_FLAGS } from "./lib/hookflow-node-flags.mjs";
-import { peakRssMb, startProcess, stopProcess } from "./lib/processes.mjs";
+import { childPids, peakRssMb, startProcess, stopProcess } from "./lib/processes.mjs";
 import { startReceiver } from "./lib/receiver-control.mjs";
 import {
   benchDatabaseUrl,
@@ -207,11 +209,17 @@ async function nodeRedRound(redJs, userDir, receiver) {
   }
 }
 
-async function hookflowRound(seeded, receiver) {
+/** The Hookflow sides: the default start, and every role in one process. */
+const HOOKFLOW_SIDES = {
+  hookflow: { name: "hookflow start", args: [] },
+  single: { name: "hookflow start --worker-processes 0", args: ["--worker-processes", "0"] },
+};
+
+async function hookflowRound(seeded, receiver, side) {
   const { sql, plain } = seeded;
   const proc = await startProcess({
-    name: "hookflow",
-    args: [...HOOKFLOW_NODE_FLAGS, CLI, "start"],
+    name: side.name,
+    args: [...HOOKFLOW_NODE_FLAGS, CLI, "start", ...side.args],
     env: { ...env, PORT: String(PORTS.hookflow) },
     healthUrl: `http://127.0.0.1:${PORTS.hookflow}/api/health`,
     cwd: ROOT,
@@ -219,7 +227,7 @@ async function hookflowRound(seeded, receiver) {
   try {
     const before = await counts(sql, plain.id);
     const result = await loadSide({
-      name: "hookflow start",
+      name: side.name,
       url: `http://127.0.0.1:${PORTS.hookflow}/api/in/${plain.token}`,
       receiver,
       // Durable: done once every stored event of this round is delivered or failed.
@@ -232,8 +240,10 @@ async function hookflowRound(seeded, receiver) {
       delivered: after.delivered - before.delivered,
       failed: after.failed - before.failed,
     };
-    result.balance = balance("hookflow", result.accepted, stored, CONNECTIONS);
+    result.balance = balance(side.name, result.accepted, stored, CONNECTIONS);
     result.rssMb = peakRssMb(proc.pid);
+    // Worker processes (the default start on two or more cores): their peaks, one per process.
+    result.workerProcessRssMb = childPids(proc.pid).map(peakRssMb);
     return result;
   } finally {
     await stopProcess(proc);
@@ -265,17 +275,22 @@ async function main() {
   try {
     for (let round = 1; round <= ROUNDS; round++) {
       // Alternate which side goes first, so a drifting machine favours neither.
-      const order = round % 2 ? ["hookflow", "nodeRed"] : ["nodeRed", "hookflow"];
+      const order =
+        round % 2 ? ["hookflow", "nodeRed", "single"] : ["single", "nodeRed", "hookflow"];
       const result = {};
       for (const side of order) {
         result[side] =
-          side === "hookflow"
-            ? await hookflowRound(seeded, receiver)
-            : await nodeRedRound(redJs, userDir, receiver);
+          side === "nodeRed"
+            ? await nodeRedRound(redJs, userDir, receiver)
+            : await hookflowRound(seeded, receiver, HOOKFLOW_SIDES[side]);
       }
       result.ratio = result.hookflow.deliveredPerS / result.nodeRed.deliveredPerS;
+      result.singleRatio = result.single.deliveredPerS / result.nodeRed.deliveredPerS;
       rounds.push(result);
-      log(`round ${round}: delivered/s hookflow / node-red = ${fmt(result.ratio, 2)}x`);
+      log(
+        `round ${round}: delivered/s hookflow start / node-red = ${fmt(result.ratio, 2)}x; ` +
+          `one process / node-red = ${fmt(result.singleRatio, 2)}x`,
+      );
     }
   } finally {
     receiver.child.kill();
@@ -283,17 +298,24 @@ async function main() {
     await dropBenchDatabase(BASE_DB, run);
     await dropBenchRedisKeys(env.REDIS_URL, env.HOOKFLOW_REDIS_PREFIX);
   }
-  const unbalanced = rounds.filter((r) => !r.hookflow.balance.balanced);
+  const unbalanced = rounds.filter(
+    (r) => !r.hookflow.balance.balanced || !r.single.balance.balanced,
+  );
   const summary = {
     hookflowDeliveredPerS: median(rounds.map((r) => r.hookflow.deliveredPerS)),
+    singleProcessDeliveredPerS: median(rounds.map((r) => r.single.deliveredPerS)),
     nodeRedDeliveredPerS: median(rounds.map((r) => r.nodeRed.deliveredPerS)),
     pairedRatio: median(rounds.map((r) => r.ratio)),
+    singleProcessPairedRatio: median(rounds.map((r) => r.singleRatio)),
     nodeRedLost: rounds.map((r) => r.nodeRed.lost),
   };
   log(
-    `\npeer: hookflow start (one process) ${fmt(summary.hookflowDeliveredPerS, 0)} delivered/s, ` +
+    `\npeer: hookflow start ${fmt(summary.hookflowDeliveredPerS, 0)} delivered/s, ` +
       `node-red ${NODE_RED_VERSION} ${fmt(summary.nodeRedDeliveredPerS, 0)} delivered/s; paired ratio ` +
-      `${fmt(summary.pairedRatio, 2)}x (target >= 2x); node-red accepted but never forwarded: ${summary.nodeRedLost.join(", ")}`,
+      `${fmt(summary.pairedRatio, 2)}x (target >= 2x)\n` +
+      `peer: one process (--worker-processes 0) ${fmt(summary.singleProcessDeliveredPerS, 0)} delivered/s; ` +
+      `paired ratio ${fmt(summary.singleProcessPairedRatio, 2)}x\n` +
+      `node-red accepted but never forwarded: ${summary.nodeRedLost.join(", ")}`,
   );
   if (process.env.BENCH_PEER_DRAIN !== "0") {
     const drain = await drainComparison(QUICK ? 1 : 2);
@@ -307,7 +329,7 @@ async function main() {
   if (unbalanced.length > 0) {
     log(
       "VOID: hookflow counts did not balance:",
-      JSON.stringify(unbalanced.map((r) => r.hookflow.balance)),
+      JSON.stringify(unbalanced.map((r) => [r.hookflow.balance, r.single.balance])),
     );
     process.exit(1);
   }

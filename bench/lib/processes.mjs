@@ -38,6 +38,16 @@ export function peakRssMb(pid) {
   }
 }
 
+/** Pids of a live process's direct children (Linux). */
+export function childPids(pid) {
+  try {
+    const text = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
+    return text ? text.split(/\s+/).map(Number) : [];
+  } catch {
+    return [];
+  }
+}
+
 export async function stopProcess(proc) {
   if (!proc || proc.child.exitCode !== null) return;
   const exited = new Promise((r) => proc.child.once("exit", r));

@@ -1,7 +1,10 @@
 export const USAGE = `Usage: hookflow <command> [options]
 
 Commands:
-  start                      Run every role (api, ingress, worker, stream) in one process on PORT
+  start                      Run every role (api, ingress, worker, stream) behind PORT; the
+                             worker runs in a child process when there are two or more cores
+  start --worker-processes <n|auto>
+                             Worker child processes beside the http process (0: one process)
   start --role <role>        Run one role: api | ingress | worker | stream
   migrate                    Create the database if missing and apply migrations
   admin create-user ...      Create a user (hookflow admin create-user --help)

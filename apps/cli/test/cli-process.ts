@@ -115,8 +115,14 @@ export interface HookflowUnderTest {
   stop: () => Promise<void>;
 }
 
-/** `hookflow start` (every role) on a database and Redis prefix of its own, plus `env`. */
-export async function startHookflow(env: Record<string, string>): Promise<HookflowUnderTest> {
+/**
+ * `hookflow start` (every role; `startArgs` after `start`) on a database and Redis prefix of its
+ * own, plus `env`.
+ */
+export async function startHookflow(
+  env: Record<string, string>,
+  startArgs: string[] = [],
+): Promise<HookflowUnderTest> {
   assertBuilt();
   const database = await createTestDatabase();
   const redis = createTestRedisPrefix();
@@ -126,7 +132,7 @@ export async function startHookflow(env: Record<string, string>): Promise<Hookfl
   };
   let cli: RunningCli;
   try {
-    cli = await startCli(["start"], {
+    cli = await startCli(["start", ...startArgs], {
       NODE_ENV: "test",
       DATABASE_URL: database.url,
       REDIS_URL: redis.url,

@@ -23,7 +23,7 @@ import {
 const SECRET = "cli-test-secret-cli-test-secret-cli-test";
 const METRICS_TOKEN = "cli-test-metrics-token-0123";
 
-describe("hookflow start (all roles in one process)", () => {
+describe("hookflow start (every role behind one port)", () => {
   let hookflow: HookflowUnderTest;
   let receiver: Receiver;
   let cli: RunningCli;

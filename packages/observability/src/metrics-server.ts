@@ -2,7 +2,11 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { errorBody } from "@hookflow/domain";
+import { AggregatorRegistry, type Registry } from "prom-client";
 import type { Metrics } from "./metrics.js";
+
+/** A registry's metrics as JSON, as another process sends them (`registry.getMetricsAsJSON()`). */
+export type MetricsSnapshot = Awaited<ReturnType<Registry["getMetricsAsJSON"]>>;
 
 export interface MetricsServerOptions {
   metrics: Metrics;
@@ -11,6 +15,11 @@ export interface MetricsServerOptions {
   port: number;
   /** When set, a scrape needs `Authorization: Bearer <token>` (401 otherwise). */
   token: string | null;
+  /**
+   * Snapshots of other processes' registries (a `hookflow start`'s worker processes), merged with
+   * this process's into one exposition: counters and histograms summed per label set.
+   */
+  others?: () => Promise<MetricsSnapshot[]>;
 }
 
 export interface MetricsServer {
@@ -32,6 +41,15 @@ function answer(response: ServerResponse, status: number, message: string): void
   response.end(JSON.stringify(errorBody(status, message)));
 }
 
+async function exposition(
+  registry: Registry,
+  others: MetricsServerOptions["others"],
+): Promise<string> {
+  if (!others) return registry.metrics();
+  const snapshots = [await registry.getMetricsAsJSON(), ...(await others())];
+  return AggregatorRegistry.aggregate(snapshots).metrics();
+}
+
 /**
  * The process's Prometheus endpoint, on a listener of its own (`METRICS_HOST:METRICS_PORT`) so
  * the public port and the reverse proxy never expose it: `GET /metrics` answers the registry's
@@ -51,7 +69,7 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
       answer(response, 401, "A valid metrics token is required");
       return;
     }
-    registry.metrics().then(
+    exposition(registry, options.others).then(
       (text) => {
         response.writeHead(200, { "content-type": registry.contentType });
         response.end(request.method === "HEAD" ? undefined : text);
