@@ -20,9 +20,9 @@ import {
   type NodeType,
   outputReferencesOf,
 } from "@hookflow/pipeline";
-import type { Actor } from "@hookflow/services";
-import { canSee } from "@hookflow/services";
-import { checkFeedingWorkflow } from "../scheduled-workflows/feeding-workflows.js";
+import { canSee } from "../access.js";
+import type { Actor } from "../actor.js";
+import { checkFeedingWorkflow } from "../schedules/feeding-workflows.js";
 
 /** A reference a node makes, with the body field that names it. */
 export interface NamedReference extends InputNode {

@@ -2,6 +2,7 @@ import { findPipelineNodeById, type PipelineNodeRow } from "@hookflow/db";
 import { NotFoundError } from "@hookflow/domain";
 import {
   canonicalNodeType,
+  FAMILIES,
   FAMILY_KEYS,
   type FamilyConfig,
   type FamilyKey,
@@ -9,11 +10,9 @@ import {
   type NodeInput,
   type PipelineNode,
 } from "@hookflow/pipeline";
-import type { Actor } from "@hookflow/services";
-import { assertVisible } from "@hookflow/services";
-import type { ApiServices } from "../../services.js";
-import type { ForwardLimits } from "./check-forward-limits.js";
-import { familyDocs } from "./family-docs.js";
+import { assertVisible } from "../access.js";
+import type { Actor } from "../actor.js";
+import type { ServiceContext } from "../context.js";
 
 function familyKeyOf(row: PipelineNodeRow): FamilyKey {
   const key = FAMILY_KEYS.find((k) => k === row.family);
@@ -54,32 +53,31 @@ export function inputOfNode<F extends FamilyKey>(node: PipelineNode<F>): NodeInp
  * of another family is none), 403 when it belongs to someone else.
  */
 export async function loadVisibleNode(
-  services: ApiServices,
+  ctx: Pick<ServiceContext, "db">,
   actor: Actor,
   key: FamilyKey,
   id: string,
 ): Promise<PipelineNode> {
-  const row = await findPipelineNodeById(services.db.db, id);
-  const label = familyDocs(key).label;
+  const row = await findPipelineNodeById(ctx.db.db, id);
   const found = row && row.family === key ? row : undefined;
-  return toPipelineNode(assertVisible(actor, found, capitalizeFirst(label)));
+  return toPipelineNode(assertVisible(actor, found, capitalizeFirst(familyLabel(key))));
+}
+
+/**
+ * `filter node`: a family's record in words (singular, lower case), from its path. The api's
+ * OpenAPI document names the family's routes and schemas after it; errors name the record by it.
+ */
+export function familyLabel(key: FamilyKey): string {
+  return FAMILIES[key].path.replace(/s$/, "").replaceAll("-", " ");
 }
 
 function capitalizeFirst(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** The operator's forwarding limits, as the write-time check takes them. */
-export function forwardLimitsOf(services: ApiServices): ForwardLimits {
-  return {
-    maxDescendants: services.config.graphMaxDescendants,
-    maxDepth: services.config.graphMaxForwardDepth,
-  };
-}
-
 /** Thrown inside a write transaction when the node vanished between the check and the lock. */
 export function nodeGone(key: FamilyKey): NotFoundError {
-  return new NotFoundError(`${capitalizeFirst(familyDocs(key).label)} not found`);
+  return new NotFoundError(`${capitalizeFirst(familyLabel(key))} not found`);
 }
 
 /**
@@ -90,14 +88,14 @@ export function nodeGone(key: FamilyKey): NotFoundError {
  * is committed; a Redis failure is logged (worker caches also expire).
  */
 export async function publishGraphChanged(
-  services: ApiServices,
+  ctx: Pick<ServiceContext, "redis" | "keys" | "logger">,
   nodeIds: readonly string[],
 ): Promise<void> {
   const [nodeId] = nodeIds;
   if (nodeId === undefined) return;
   try {
-    await services.redis.publish(services.keys.graphChangedChannel, JSON.stringify({ nodeId }));
+    await ctx.redis.publish(ctx.keys.graphChangedChannel, JSON.stringify({ nodeId }));
   } catch (error) {
-    services.logger.error({ err: error, nodeIds }, "could not publish graph change");
+    ctx.logger.error({ err: error, nodeIds }, "could not publish graph change");
   }
 }
