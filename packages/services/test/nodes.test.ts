@@ -21,7 +21,6 @@ import {
   type TestDatabase,
   type TestRedisPrefix,
 } from "@hookflow/testing";
-import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Redis } from "ioredis";
 import {
   type Actor,

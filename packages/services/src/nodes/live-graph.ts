@@ -22,7 +22,7 @@ export async function liveGraphNodes(db: DbHandle, webhookId: string): Promise<P
 }
 
 /** A webhook's graph as the worker would run it now, with the order events pass its nodes. */
-export interface LiveWebhookGraph {
+interface LiveWebhookGraph {
   graph: PipelineGraph;
   /** `reachableFrom(graph, webhookId)`: the processing nodes an event passes, in graph order. */
   order: string[];
