@@ -1,9 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { listMailOfSource } from "@hookflow/db";
+import { listEmailActionOutbox } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
 import { OutboxMail } from "../approvals/outbox.js";
-import { loadVisibleNode } from "../nodes/node-records.js";
 import {
   BEARER,
   errorResponses,
@@ -45,15 +44,14 @@ export function registerEmailActionOutbox(app: ApiApp, services: ApiServices): v
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     const { page, limit } = c.req.valid("query");
-    const node = await loadVisibleNode(services, c.get("actor"), "emailAction", id);
-    const { items, total } = await listMailOfSource(
-      services.db.db,
-      { sourceType: "emailAction", sourceId: node.id },
-      { page, limit },
-    );
+    const { mails, total } = await listEmailActionOutbox(services, c.get("actor"), {
+      id,
+      page,
+      limit,
+    });
     c.header("X-Total-Count", String(total));
     return c.json(
-      items.map((mail) => ({
+      mails.map((mail) => ({
         id: mail.id,
         _id: mail.id,
         eventId: mail.eventId,

@@ -1,12 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { findCredentialById } from "@hookflow/db";
-import { AppError, ValidationError } from "@hookflow/domain";
-import {
-  createGoogleClient,
-  createSealedGoogleCredentialStore,
-  runGmailOperation,
-} from "@hookflow/google";
-import { assertVisible } from "@hookflow/services";
+import { listGmailLabels } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import { BEARER, errorResponsesOf, scopeGuard } from "../../http/route-kit.js";
 import type { ApiServices } from "../../services.js";
@@ -60,62 +53,9 @@ const route = createRoute({
   },
 });
 
-/** Google's failure as the api's 503 in the error shape. */
-class UpstreamError extends AppError {
-  constructor(message: string) {
-    super("unavailable", message);
-  }
-}
-
 export function registerGmailLabels(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
-    const { credentialId } = c.req.valid("param");
-    const row = assertVisible(
-      c.get("actor"),
-      await findCredentialById(services.db.db, credentialId),
-      "Credential",
-    );
-    if (row.type !== "google_oauth") {
-      throw new ValidationError(
-        `credentialId: credential ${credentialId} is not a google_oauth credential`,
-      );
-    }
-    const google = services.config.google;
-    const client = createGoogleClient(
-      createSealedGoogleCredentialStore({
-        db: services.db,
-        keyRing: services.keyRing,
-        owner: row,
-        now: services.now,
-      }),
-      {
-        tokenUrl: google.tokenUrl,
-        timeoutMs: services.config.deliveryTimeoutMs,
-        now: services.now,
-      },
-    );
-    const result = await runGmailOperation(client, {
-      credentialId,
-      baseUrl: google.gmailBaseUrl,
-      operation: "list_labels",
-      config: {},
-    });
-    if (!result.ok) throw new UpstreamError(`Gmail answered: ${result.error}`);
-    const labels =
-      (result.json as { labels?: Array<Record<string, unknown>> } | null)?.labels ?? [];
-    return c.json(
-      labels.flatMap((label) =>
-        typeof label.id === "string" && typeof label.name === "string"
-          ? [
-              {
-                id: label.id,
-                name: label.name,
-                type: typeof label.type === "string" ? label.type : null,
-              },
-            ]
-          : [],
-      ),
-      200,
-    );
+    const labels = await listGmailLabels(services, c.get("actor"), c.req.valid("param"));
+    return c.json(labels, 200);
   });
 }

@@ -1,19 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
-import { insertAdditionalTarget, withGraphWriteLock } from "@hookflow/db";
-import { newPrefixedId, ownerScopeOf, storePayloadFilter } from "@hookflow/domain";
-import { ownershipOf } from "@hookflow/services";
+import { createTarget } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
-import { publishTargetChanged } from "./publish-target-changed.js";
 import { AdditionalTargetResponse, CreateTargetInput, toTargetResponse } from "./target-input.js";
-import {
-  BEARER,
-  checkPlanRetries,
-  checkTargetInputs,
-  errorResponses,
-  scopeGuard,
-  TARGETS_TAG,
-} from "./target-route-kit.js";
+import { BEARER, errorResponses, scopeGuard, TARGETS_TAG } from "./target-route-kit.js";
 
 const route = createRoute({
   operationId: "createAdditionalTarget",
@@ -43,24 +33,7 @@ const route = createRoute({
 
 export function registerCreateTarget(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
-    const actor = c.get("actor");
-    const input = c.req.valid("json");
-    const now = services.now();
-    const owner = ownershipOf(actor);
-    const id = newPrefixedId("tgt", now.getTime());
-    const row = await withGraphWriteLock(services.db.db, ownerScopeOf(owner), async (tx) => {
-      await checkPlanRetries(tx, owner, input.maxRetries);
-      await checkTargetInputs(tx, actor, { id, ...owner }, input.inputNodes);
-      return insertAdditionalTarget(tx, {
-        id,
-        ...owner,
-        ...input,
-        filters: input.filters.map(storePayloadFilter),
-        createdAt: now,
-        updatedAt: now,
-      });
-    });
-    await publishTargetChanged(services, row.id);
+    const row = await createTarget(services, c.get("actor"), c.req.valid("json"));
     return c.json(toTargetResponse(row), 201);
   });
 }

@@ -1,16 +1,13 @@
 import { createRoute } from "@hono/zod-openapi";
-import { deleteAdditionalTarget } from "@hookflow/db";
+import { deleteTarget } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
-import { publishTargetChanged } from "./publish-target-changed.js";
 import {
   BEARER,
   errorResponses,
-  loadVisibleTarget,
   scopeGuard,
   TARGETS_TAG,
   TargetIdParams,
-  targetGone,
 } from "./target-route-kit.js";
 
 const route = createRoute({
@@ -33,10 +30,7 @@ const route = createRoute({
 
 export function registerDeleteTarget(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
-    const { id } = c.req.valid("param");
-    await loadVisibleTarget(services, c.get("actor"), id);
-    if (!(await deleteAdditionalTarget(services.db.db, id))) throw targetGone();
-    await publishTargetChanged(services, id);
+    await deleteTarget(services, c.get("actor"), { id: c.req.valid("param").id });
     return c.body(null, 204);
   });
 }

@@ -1,14 +1,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { listAdditionalTargetsPage } from "@hookflow/db";
+import { getTarget, listTargets } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
 import { PageQuery, TotalCountHeader } from "../nodes/resource-route-kit.js";
 import { AdditionalTargetResponse, toTargetResponse } from "./target-input.js";
 import {
-  actingScope,
   BEARER,
   errorResponses,
-  loadVisibleTarget,
   scopeGuard,
   TARGETS_TAG,
   TargetIdParams,
@@ -59,16 +57,12 @@ const getRoute = createRoute({
 export function registerReadTargets(app: ApiApp, services: ApiServices): void {
   app.openapi(listRoute, async (c) => {
     const { page, limit } = c.req.valid("query");
-    const { rows, total } = await listAdditionalTargetsPage(services.db.db, {
-      scope: actingScope(c.get("actor")),
-      offset: (page - 1) * limit,
-      limit,
-    });
+    const { targets, total } = await listTargets(services, c.get("actor"), { page, limit });
     c.header("X-Total-Count", String(total));
-    return c.json(rows.map(toTargetResponse), 200);
+    return c.json(targets.map(toTargetResponse), 200);
   });
   app.openapi(getRoute, async (c) => {
-    const row = await loadVisibleTarget(services, c.get("actor"), c.req.valid("param").id);
+    const row = await getTarget(services, c.get("actor"), { id: c.req.valid("param").id });
     return c.json(toTargetResponse(row), 200);
   });
 }

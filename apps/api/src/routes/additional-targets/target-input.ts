@@ -1,5 +1,4 @@
 import { z } from "@hono/zod-openapi";
-import type { AdditionalTargetRow } from "@hookflow/db";
 import {
   compileJsonTemplate,
   isHttpUrl,
@@ -7,6 +6,7 @@ import {
   WEBHOOK_URL_MAX_LENGTH,
 } from "@hookflow/domain";
 import { NodeTypeInput } from "@hookflow/pipeline";
+import type { AdditionalTarget } from "@hookflow/services";
 
 /**
  * Request and response bodies of `/api/additional-targets` (docs/decisions.md, "Additional
@@ -120,7 +120,7 @@ function healthOf(value: string): AdditionalTargetResponse["healthStatus"] {
   return value === "degraded" || value === "down" ? value : "healthy";
 }
 
-export function toTargetResponse(row: AdditionalTargetRow): AdditionalTargetResponse {
+export function toTargetResponse(row: AdditionalTarget): AdditionalTargetResponse {
   return {
     id: row.id,
     _id: row.id,

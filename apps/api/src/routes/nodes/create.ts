@@ -1,28 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
-import { insertPipelineNode, withGraphWriteLock } from "@hookflow/db";
-import { newPrefixedId, ownerScopeOf } from "@hookflow/domain";
-import {
-  FAMILIES,
-  type FamilyConfig,
-  type FamilyKey,
-  type PipelineNode,
-  parseCreateNode,
-  toNodeResponse,
-} from "@hookflow/pipeline";
-import { ownershipOf } from "@hookflow/services";
+import { FAMILIES, type FamilyKey, toNodeResponse } from "@hookflow/pipeline";
+import { createNode } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
-import { checkLinkConsent, checkToolConsent } from "../flow-links/check-link-consent.js";
-import { checkScheduledWorkflowCap } from "../scheduled-workflows/scheduled-workflow-cap.js";
-import { syncSchedulerAfterWrite } from "../scheduled-workflows/sync-scheduler.js";
-import { checkActionLinks } from "./check-action-links.js";
-import { checkCredentialReferences } from "./check-credential-references.js";
-import { checkForwardLimits } from "./check-forward-limits.js";
-import { checkMailRecipients } from "./check-mail-recipients.js";
-import { checkNodeCycle } from "./check-node-cycle.js";
-import { checkNodeReferences, referencesOf } from "./check-node-references.js";
 import { createBodySchema, familyDocs, responseSchema } from "./family-docs.js";
-import { forwardLimitsOf, publishGraphChanged, toPipelineNode } from "./node-records.js";
 import { BEARER, errorResponses, scopeGuard } from "./resource-route-kit.js";
 
 export function registerCreateNode(app: ApiApp, services: ApiServices, key: FamilyKey): void {
@@ -59,36 +40,10 @@ export function registerCreateNode(app: ApiApp, services: ApiServices, key: Fami
   });
 
   app.openapi(route, async (c) => {
-    const actor = c.get("actor");
-    const input = parseCreateNode(key, c.req.valid("json"));
-    checkMailRecipients(key, input.config, services.config.mailMaxRecipients);
-    const now = services.now();
-    const node: PipelineNode = {
-      id: newPrefixedId(FAMILIES[key].idPrefix, now.getTime()),
+    const node = await createNode(services, c.get("actor"), {
       family: key,
-      ...ownershipOf(actor),
-      ...input,
-      createdAt: now,
-      updatedAt: now,
-    };
-    const refs = referencesOf(key, input);
-    const row = await withGraphWriteLock(services.db.db, ownerScopeOf(node), async (tx) => {
-      if (key === "scheduledWorkflow") await checkScheduledWorkflowCap(tx, node);
-      if (key === "flowLink") {
-        await checkLinkConsent(tx, node, input.config as FamilyConfig<"flowLink">);
-      }
-      if (key === "aiNode") {
-        await checkToolConsent(tx, node, input.config as FamilyConfig<"aiNode">);
-      }
-      await checkNodeReferences(tx, actor, node, refs);
-      await checkCredentialReferences(tx, actor, node, input.config);
-      await checkActionLinks(tx, node, refs);
-      await checkNodeCycle(tx, node);
-      if (refs.length > 0) await checkForwardLimits(tx, node, forwardLimitsOf(services));
-      return insertPipelineNode(tx, { ...node, config: input.config });
+      body: c.req.valid("json"),
     });
-    await publishGraphChanged(services, [row.id]);
-    if (key === "scheduledWorkflow") await syncSchedulerAfterWrite(services, row.id);
-    return c.json(toNodeResponse(toPipelineNode(row)), 201);
+    return c.json(toNodeResponse(node), 201);
   });
 }

@@ -1,13 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
-import { deletePipelineNode, lockPipelineNode, withGraphWriteLock } from "@hookflow/db";
-import { ownerScopeOf } from "@hookflow/domain";
 import { FAMILIES, type FamilyKey } from "@hookflow/pipeline";
+import { deleteNode } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
-import { syncSchedulerAfterWrite } from "../scheduled-workflows/sync-scheduler.js";
-import { detachReferences } from "./detach-references.js";
 import { familyDocs } from "./family-docs.js";
-import { loadVisibleNode, nodeGone, publishGraphChanged } from "./node-records.js";
 import { BEARER, errorResponses, idParams, scopeGuard } from "./resource-route-kit.js";
 
 export function registerDeleteNode(app: ApiApp, services: ApiServices, key: FamilyKey): void {
@@ -32,17 +28,7 @@ export function registerDeleteNode(app: ApiApp, services: ApiServices, key: Fami
   });
 
   app.openapi(route, async (c) => {
-    const { id } = c.req.valid("param");
-    const node = await loadVisibleNode(services, c.get("actor"), key, id);
-    const changed = await withGraphWriteLock(services.db.db, ownerScopeOf(node), async (tx) => {
-      const locked = await lockPipelineNode(tx, id);
-      if (!locked || locked.family !== key) throw nodeGone(key);
-      const detached = await detachReferences(tx, node, services.now());
-      if (!(await deletePipelineNode(tx, id))) throw nodeGone(key);
-      return detached;
-    });
-    await publishGraphChanged(services, [id, ...changed]);
-    if (key === "scheduledWorkflow") await syncSchedulerAfterWrite(services, id);
+    await deleteNode(services, c.get("actor"), { family: key, id: c.req.valid("param").id });
     return c.body(null, 204);
   });
 }

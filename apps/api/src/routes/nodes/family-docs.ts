@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { FAMILIES, type FamilyKey, InputNodes, NODE_TYPES, NodeName } from "@hookflow/pipeline";
+import { familyLabel } from "@hookflow/services";
 
 /** Names a family's routes and schemas carry in the OpenAPI document, derived from its path. */
 export interface FamilyDocs {
@@ -26,7 +27,7 @@ function capitalize(text: string): string {
 
 export function familyDocs(key: FamilyKey): FamilyDocs {
   const path = FAMILIES[key].path;
-  const label = path.replace(/s$/, "").replaceAll("-", " ");
+  const label = familyLabel(key);
   const component = label.split(" ").map(capitalize).join("");
   return {
     label,

@@ -1,9 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
 import { FAMILIES, type FamilyKey, toNodeResponse } from "@hookflow/pipeline";
+import { getNode } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
 import { familyDocs, responseSchema } from "./family-docs.js";
-import { loadVisibleNode } from "./node-records.js";
 import { BEARER, errorResponses, idParams, scopeGuard } from "./resource-route-kit.js";
 
 export function registerGetNode(app: ApiApp, services: ApiServices, key: FamilyKey): void {
@@ -28,7 +28,10 @@ export function registerGetNode(app: ApiApp, services: ApiServices, key: FamilyK
   });
 
   app.openapi(route, async (c) => {
-    const node = await loadVisibleNode(services, c.get("actor"), key, c.req.valid("param").id);
+    const node = await getNode(services, c.get("actor"), {
+      family: key,
+      id: c.req.valid("param").id,
+    });
     return c.json(toNodeResponse(node), 200);
   });
 }

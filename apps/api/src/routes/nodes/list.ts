@@ -1,12 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { listPipelineNodesPage } from "@hookflow/db";
 import { FAMILIES, type FamilyKey, toNodeResponse } from "@hookflow/pipeline";
+import { listNodes } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
 import { familyDocs, responseSchema } from "./family-docs.js";
-import { toPipelineNode } from "./node-records.js";
 import {
-  actingScope,
   BEARER,
   errorResponses,
   PageQuery,
@@ -42,16 +40,12 @@ export function registerListNodes(app: ApiApp, services: ApiServices, key: Famil
 
   app.openapi(route, async (c) => {
     const { page, limit } = c.req.valid("query");
-    const { rows, total } = await listPipelineNodesPage(services.db.db, {
+    const { nodes, total } = await listNodes(services, c.get("actor"), {
       family: key,
-      scope: actingScope(c.get("actor")),
-      offset: (page - 1) * limit,
+      page,
       limit,
     });
     c.header("X-Total-Count", String(total));
-    return c.json(
-      rows.map((row) => toNodeResponse(toPipelineNode(row))),
-      200,
-    );
+    return c.json(nodes.map(toNodeResponse), 200);
   });
 }

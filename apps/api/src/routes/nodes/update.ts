@@ -1,34 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
-import { lockPipelineNode, updatePipelineNode, withGraphWriteLock } from "@hookflow/db";
-import { ownerScopeOf } from "@hookflow/domain";
-import {
-  FAMILIES,
-  type FamilyConfig,
-  type FamilyKey,
-  type PipelineNode,
-  parseUpdateNode,
-  toNodeResponse,
-} from "@hookflow/pipeline";
+import { FAMILIES, type FamilyKey, toNodeResponse } from "@hookflow/pipeline";
+import { updateNode } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
-import { checkLinkConsent, checkToolConsent } from "../flow-links/check-link-consent.js";
-import { checkStillFeeds } from "../scheduled-workflows/feeding-workflows.js";
-import { syncSchedulerAfterWrite } from "../scheduled-workflows/sync-scheduler.js";
-import { checkActionLinks } from "./check-action-links.js";
-import { checkCredentialReferences } from "./check-credential-references.js";
-import { checkForwardLimits } from "./check-forward-limits.js";
-import { checkMailRecipients } from "./check-mail-recipients.js";
-import { checkNodeCycle } from "./check-node-cycle.js";
-import { addedReferences, checkNodeReferences, referencesOf } from "./check-node-references.js";
 import { familyDocs, patchBodySchema, responseSchema } from "./family-docs.js";
-import {
-  forwardLimitsOf,
-  inputOfNode,
-  loadVisibleNode,
-  nodeGone,
-  publishGraphChanged,
-  toPipelineNode,
-} from "./node-records.js";
 import { BEARER, errorResponses, idParams, scopeGuard } from "./resource-route-kit.js";
 
 export function registerUpdateNode(app: ApiApp, services: ApiServices, key: FamilyKey): void {
@@ -64,47 +39,11 @@ export function registerUpdateNode(app: ApiApp, services: ApiServices, key: Fami
   });
 
   app.openapi(route, async (c) => {
-    const actor = c.get("actor");
-    const { id } = c.req.valid("param");
-    const body = c.req.valid("json");
-    const visible = await loadVisibleNode(services, actor, key, id);
-    const row = await withGraphWriteLock(services.db.db, ownerScopeOf(visible), async (tx) => {
-      const locked = await lockPipelineNode(tx, id);
-      if (!locked || locked.family !== key) throw nodeGone(key);
-      const current = toPipelineNode(locked);
-      const input = parseUpdateNode(key, inputOfNode(current), body);
-      checkMailRecipients(key, input.config, services.config.mailMaxRecipients);
-      const added = addedReferences(
-        referencesOf(key, inputOfNode(current)),
-        referencesOf(key, input),
-      );
-      if (key === "scheduledWorkflow") await checkStillFeeds(tx, id, input.config);
-      if (key === "flowLink") {
-        await checkLinkConsent(tx, current, input.config as FamilyConfig<"flowLink">);
-      }
-      if (key === "aiNode") {
-        await checkToolConsent(tx, current, input.config as FamilyConfig<"aiNode">);
-      }
-      const now = services.now();
-      const next: PipelineNode = { ...current, ...input, updatedAt: now };
-      await checkCredentialReferences(tx, actor, next, input.config);
-      if (added.length > 0) {
-        await checkNodeReferences(tx, actor, current, added);
-        await checkActionLinks(tx, next, added);
-        await checkNodeCycle(tx, next);
-        await checkForwardLimits(tx, next, forwardLimitsOf(services));
-      }
-      const updated = await updatePipelineNode(tx, id, {
-        name: input.name,
-        inputNodes: input.inputNodes,
-        config: input.config,
-        updatedAt: now,
-      });
-      if (!updated) throw nodeGone(key);
-      return updated;
+    const node = await updateNode(services, c.get("actor"), {
+      family: key,
+      id: c.req.valid("param").id,
+      body: c.req.valid("json"),
     });
-    await publishGraphChanged(services, [id]);
-    if (key === "scheduledWorkflow") await syncSchedulerAfterWrite(services, id);
-    return c.json(toNodeResponse(toPipelineNode(row)), 200);
+    return c.json(toNodeResponse(node), 200);
   });
 }

@@ -1,8 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { listScheduledRuns, type ScheduledRunRow } from "@hookflow/db";
+import { listScheduledWorkflowRuns, type ScheduledWorkflowRun } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
-import { loadVisibleNode } from "../nodes/node-records.js";
 import {
   BEARER,
   errorResponses,
@@ -29,7 +28,7 @@ const ScheduledRun = z
   })
   .openapi("ScheduledWorkflowRun");
 
-function toRunResponse(row: ScheduledRunRow): z.infer<typeof ScheduledRun> {
+function toRunResponse(row: ScheduledWorkflowRun): z.infer<typeof ScheduledRun> {
   return {
     id: row.id,
     workflowId: row.workflowId,
@@ -74,12 +73,12 @@ export function registerListScheduledRuns(app: ApiApp, services: ApiServices): v
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     const { page, limit } = c.req.valid("query");
-    await loadVisibleNode(services, c.get("actor"), "scheduledWorkflow", id);
-    const { rows, total } = await listScheduledRuns(services.db.db, id, {
-      offset: (page - 1) * limit,
+    const { runs, total } = await listScheduledWorkflowRuns(services, c.get("actor"), {
+      id,
+      page,
       limit,
     });
     c.header("X-Total-Count", String(total));
-    return c.json(rows.map(toRunResponse), 200);
+    return c.json(runs.map(toRunResponse), 200);
   });
 }

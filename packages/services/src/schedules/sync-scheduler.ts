@@ -1,7 +1,12 @@
 import { findPipelineNodeById } from "@hookflow/db";
 import type { ScheduledWorkflowConfig } from "@hookflow/pipeline";
 import { scheduledRetryDelayMs, syncWorkflowScheduler } from "@hookflow/queue";
-import type { ApiServices } from "../../services.js";
+import type { ServiceContext } from "../context.js";
+
+/** What keeping a workflow's job scheduler in step needs: the delay scale of its retries. */
+export interface ScheduleSyncContext extends Pick<ServiceContext, "db" | "schedules" | "logger"> {
+  config: { delayScale: number };
+}
 
 /**
  * After a committed write of a scheduled workflow (create, PATCH, delete), makes its BullMQ job
@@ -10,21 +15,21 @@ import type { ApiServices } from "../../services.js";
  * the row (a paused or deleted workflow never fires), and the sweeper restores or removes
  * schedulers from Postgres (docs/decisions.md, Scheduled workflows).
  */
-export async function syncSchedulerAfterWrite(services: ApiServices, id: string): Promise<void> {
+export async function syncSchedulerAfterWrite(ctx: ScheduleSyncContext, id: string): Promise<void> {
   try {
-    const row = await findPipelineNodeById(services.db.db, id);
+    const row = await findPipelineNodeById(ctx.db.db, id);
     const workflow =
       row?.family === "scheduledWorkflow"
         ? { id, config: row.config as ScheduledWorkflowConfig }
         : undefined;
     await syncWorkflowScheduler(
-      services.schedules,
+      ctx.schedules,
       id,
       workflow,
-      scheduledRetryDelayMs(services.config.delayScale),
+      scheduledRetryDelayMs(ctx.config.delayScale),
     );
   } catch (error) {
-    services.logger.error(
+    ctx.logger.error(
       { err: error, workflowId: id },
       "could not update a scheduled workflow's scheduler; the sweeper will restore it",
     );

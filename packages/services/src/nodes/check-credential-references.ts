@@ -6,8 +6,8 @@ import {
   ValidationError,
 } from "@hookflow/domain";
 import { credentialReferencesOf, type FamilyConfig, type FamilyKey } from "@hookflow/pipeline";
-import type { Actor } from "@hookflow/services";
-import { canSee } from "@hookflow/services";
+import { canSee } from "../access.js";
+import type { Actor } from "../actor.js";
 
 /** The credential types each family can use (others have no credential). */
 const USABLE: Readonly<Record<string, readonly CredentialType[]>> = {

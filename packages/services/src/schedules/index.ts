@@ -1,0 +1,4 @@
+export {
+  listScheduledWorkflowRuns,
+  type ScheduledWorkflowRun,
+} from "./list-scheduled-workflow-runs.js";

@@ -1,0 +1,21 @@
+import { listAdditionalTargetsPage } from "@hookflow/db";
+import { requireScope } from "../access.js";
+import type { Actor } from "../actor.js";
+import type { ServiceContext } from "../context.js";
+import { actingScopeOf, type PageInput } from "../nodes/acting-scope.js";
+import type { AdditionalTarget } from "./target-records.js";
+
+/** One page of the acting context's targets, newest first, and their total. */
+export async function listTargets(
+  ctx: Pick<ServiceContext, "db">,
+  actor: Actor,
+  { page, limit }: PageInput,
+): Promise<{ targets: AdditionalTarget[]; total: number }> {
+  requireScope(actor, "webhooks:read");
+  const { rows, total } = await listAdditionalTargetsPage(ctx.db.db, {
+    scope: actingScopeOf(actor),
+    offset: (page - 1) * limit,
+    limit,
+  });
+  return { targets: rows, total };
+}
