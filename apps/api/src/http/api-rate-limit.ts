@@ -2,7 +2,7 @@ import { RateLimitedError } from "@hookflow/domain";
 import type { Logger } from "@hookflow/observability";
 import type { MiddlewareHandler } from "hono";
 import type { AuthEnv } from "../auth/authenticate.js";
-import type { FixedWindow } from "./fixed-window.js";
+import type { FixedWindow } from "@hookflow/services";
 
 const WINDOW_MS = 60_000;
 
