@@ -77,7 +77,11 @@ describe("identity verbs", () => {
     });
     expect(issued.apiKey.ownerId).toBe(bob.id);
     await expect(
-      createUserApiKey(ctx, { email: "nobody@example.com", name: "cli", scopes: ["webhooks:read"] }),
+      createUserApiKey(ctx, {
+        email: "nobody@example.com",
+        name: "cli",
+        scopes: ["webhooks:read"],
+      }),
     ).rejects.toBeInstanceOf(NotFoundError);
   });
 

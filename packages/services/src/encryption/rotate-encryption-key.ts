@@ -1,8 +1,4 @@
-import {
-  resealStoredCredentials,
-  type SealProgress,
-  sealStoredWebhookSecrets,
-} from "@hookflow/db";
+import { resealStoredCredentials, type SealProgress, sealStoredWebhookSecrets } from "@hookflow/db";
 import type { ServiceContext } from "../context.js";
 
 /** Passes over the table: a row changed by a concurrent write is looked at again next pass. */

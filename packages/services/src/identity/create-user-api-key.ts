@@ -1,7 +1,7 @@
 import { findUserByEmail } from "@hookflow/db";
 import { NotFoundError } from "@hookflow/domain";
-import { type ApiKeyInput, issueApiKey, type NewApiKey } from "./create-api-key.js";
 import type { IdentityContext } from "./context.js";
+import { type ApiKeyInput, issueApiKey, type NewApiKey } from "./create-api-key.js";
 
 /** `hookflow admin create-key`: an operator issues a key for the user with this email. */
 export async function createUserApiKey(

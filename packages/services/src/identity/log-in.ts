@@ -30,7 +30,8 @@ export async function logIn(
   try {
     await ctx.loginThrottle.admit(email, input.address);
   } catch (error) {
-    if (error instanceof RateLimitedError) ctx.apiMetrics.loginAttempts.inc({ outcome: "throttled" });
+    if (error instanceof RateLimitedError)
+      ctx.apiMetrics.loginAttempts.inc({ outcome: "throttled" });
     throw error;
   }
   const user = await findUserByEmail(ctx.db.db, email);

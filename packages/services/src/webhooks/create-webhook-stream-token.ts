@@ -1,4 +1,7 @@
-import { createWebhookStreamToken as signStreamToken, WEBHOOK_STREAM_TOKEN_TTL_MS } from "@hookflow/domain";
+import {
+  createWebhookStreamToken as signStreamToken,
+  WEBHOOK_STREAM_TOKEN_TTL_MS,
+} from "@hookflow/domain";
 import { requireScope } from "../access.js";
 import type { Actor } from "../actor.js";
 import type { WebhooksContext } from "./context.js";

@@ -34,10 +34,7 @@ export async function removeWebhookJobs(
     }
   } catch (error) {
     // The webhook is deleted; jobs left behind end as gone when they run.
-    ctx.logger.warn(
-      { err: error, webhookId },
-      "could not remove every job of a deleted webhook",
-    );
+    ctx.logger.warn({ err: error, webhookId }, "could not remove every job of a deleted webhook");
   }
   return removed;
 }

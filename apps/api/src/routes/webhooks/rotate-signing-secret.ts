@@ -15,7 +15,11 @@ const route = webhookActionRoute({
 
 export function registerRotateWebhookSigningSecret(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
-    const rotated = await rotateWebhookSigningSecret(services, c.get("actor"), c.req.valid("param"));
+    const rotated = await rotateWebhookSigningSecret(
+      services,
+      c.get("actor"),
+      c.req.valid("param"),
+    );
     return c.json(rotated, 200);
   });
 }
