@@ -1,9 +1,9 @@
 import { serve } from "@hono/node-server";
 import { migrateDatabase } from "@hookflow/db";
 import { startMetricsServer } from "@hookflow/observability";
+import { ensureBootstrapUser } from "@hookflow/services";
 import { createApiApp } from "./app.js";
 import { readEnv } from "./env.js";
-import { ensureBootstrapUser } from "./identity/ensure-bootstrap-user.js";
 import { buildApiServices } from "./services.js";
 
 async function main(): Promise<void> {

@@ -21,18 +21,20 @@ import {
   redisKeys,
   type ScheduleJobData,
 } from "@hookflow/queue";
-import type { ServiceContext } from "@hookflow/services";
+import {
+  createFixedWindow,
+  createLoginThrottle,
+  createPasswordHasher,
+  type FixedWindow,
+  type LoginThrottle,
+  type LoginThrottleLimits,
+  type PasswordHasher,
+  type ServiceContext,
+} from "@hookflow/services";
 import { createTransformRunner, type TransformRunner } from "@hookflow/transforms";
 import type { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { type ApiMetrics, createApiMetrics } from "./http/api-metrics.js";
-import { createFixedWindow, type FixedWindow } from "./http/fixed-window.js";
-import {
-  createLoginThrottle,
-  type LoginThrottle,
-  type LoginThrottleLimits,
-} from "./identity/login-throttle.js";
-import { createPasswordHasher, type PasswordHasher } from "./identity/password-hasher.js";
 
 /** Password hashes running at once per api process (128 MiB of memory each). */
 const PASSWORD_HASH_CONCURRENCY = 2;

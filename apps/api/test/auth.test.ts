@@ -1,7 +1,7 @@
 import { loadConfig } from "@hookflow/config";
 import { findUserByEmail } from "@hookflow/db";
 import { hashToken } from "@hookflow/domain";
-import { ensureBootstrapUser } from "../src/identity/ensure-bootstrap-user.js";
+import { ensureBootstrapUser } from "@hookflow/services";
 import { createApiKeyFor, createUserWithSession } from "./fixtures.js";
 import { type ApiHarness, startApi } from "./harness.js";
 

@@ -1,7 +1,7 @@
 import { randomBytes, scryptSync } from "node:crypto";
 import { findUserByEmail } from "@hookflow/db";
+import { LOGIN_THROTTLE } from "@hookflow/services";
 import { send } from "@hookflow/testing";
-import { LOGIN_THROTTLE } from "../src/identity/login-throttle.js";
 import { type ApiHarness, startApi } from "./harness.js";
 
 const PASSWORD = "correct horse battery staple";

@@ -51,7 +51,8 @@ export async function buildComponent(
   const logger = createLogger({ level: config.logLevel, role });
   switch (role) {
     case "api": {
-      const { buildApiServices, createApiApp, ensureBootstrapUser } = await import("@hookflow/api");
+      const { buildApiServices, createApiApp } = await import("@hookflow/api");
+      const { ensureBootstrapUser } = await import("@hookflow/services");
       const services = buildApiServices({ config, logger, metrics });
       return {
         role,

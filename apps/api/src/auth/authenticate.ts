@@ -6,10 +6,8 @@ import {
   touchApiKey,
 } from "@hookflow/db";
 import { ForbiddenError, hashToken, UnauthorizedError } from "@hookflow/domain";
-import { type Actor, SCOPES, type Scope } from "@hookflow/services";
+import { type Actor, API_KEY_PREFIX, SCOPES, type Scope } from "@hookflow/services";
 import type { MiddlewareHandler } from "hono";
-
-export const API_KEY_PREFIX = "hf_live_";
 
 export type AuthEnv = {
   Variables: {

@@ -1,8 +1,6 @@
 import type { Metrics } from "@hookflow/observability";
 import { Counter } from "prom-client";
 
-export type LoginOutcome = "success" | "failure" | "throttled";
-
 export interface ApiMetrics {
   /** Login attempts by outcome; `success` + `failure` are the password checks made. */
   loginAttempts: Counter<"outcome">;

@@ -1,8 +1,8 @@
 import { RateLimitedError } from "@hookflow/domain";
 import type { Logger } from "@hookflow/observability";
+import type { FixedWindow } from "@hookflow/services";
 import type { MiddlewareHandler } from "hono";
 import type { AuthEnv } from "../auth/authenticate.js";
-import type { FixedWindow } from "./fixed-window.js";
 
 const WINDOW_MS = 60_000;
 

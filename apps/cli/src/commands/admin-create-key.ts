@@ -1,8 +1,6 @@
 import { parseArgs } from "node:util";
-import { createApiKey } from "@hookflow/api";
 import type { HookflowConfig } from "@hookflow/config";
-import { findUserByEmail } from "@hookflow/db";
-import { NotFoundError } from "@hookflow/domain";
+import { createUserApiKey } from "@hookflow/services";
 import { type AdminIo, parseOrUsage, processIo, runAdmin, UsageError } from "./admin-shared.js";
 
 const CREATE_KEY_USAGE = `Usage: hookflow admin create-key --email <email> --scopes <scope,scope...>
@@ -59,10 +57,7 @@ export async function run(
   });
   if (!input) return 2;
   return runAdmin(io, config, async (ctx) => {
-    const { email, ...fields } = input;
-    const user = await findUserByEmail(ctx.db, email);
-    if (!user) throw new NotFoundError(`No user with email ${email}`);
-    const { apiKey, key } = await createApiKey(ctx, { ...fields, userId: user.id });
+    const { apiKey, key } = await createUserApiKey(ctx, input);
     return { ...apiKey, key };
   });
 }

@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
-import { createUserAccount } from "@hookflow/api";
 import type { HookflowConfig } from "@hookflow/config";
+import { createUserAccount } from "@hookflow/services";
 import { type AdminIo, parseOrUsage, processIo, runAdmin, UsageError } from "./admin-shared.js";
 
 const CREATE_USER_USAGE = `Usage: hookflow admin create-user --email <email> --password <password> [--name <name>]

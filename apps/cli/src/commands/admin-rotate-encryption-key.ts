@@ -1,7 +1,6 @@
 import { parseArgs } from "node:util";
 import type { HookflowConfig } from "@hookflow/config";
-import { resealStoredCredentials, type SealProgress, sealStoredWebhookSecrets } from "@hookflow/db";
-import { createKeyRing } from "@hookflow/domain";
+import { rotateEncryptionKey } from "@hookflow/services";
 import { type AdminIo, parseOrUsage, processIo, runAdmin, UsageError } from "./admin-shared.js";
 
 const ROTATE_KEY_USAGE = `Usage: hookflow admin rotate-encryption-key [--batch-size <n>]
@@ -13,9 +12,6 @@ still in clear are sealed. Works in batches (default 200 rows), is idempotent, a
 Hookflow runs: a row changed meanwhile keeps the writer's values and is checked again.
 Prints a JSON summary; exits 1 when a value no configured key opens is left.
 `;
-
-/** Passes over the table: a row changed by a concurrent write is looked at again next pass. */
-const MAX_PASSES = 5;
 
 /** `hookflow admin rotate-encryption-key`: exit 0 done, 1 values left unopened, 2 bad input. */
 export async function run(
@@ -41,42 +37,11 @@ export async function run(
     return { batchSize };
   });
   if (!input) return 2;
-  const keyRing = createKeyRing(config.encryptionKeys);
   let failed = false;
-  const code = await runAdmin(io, config, async (_ctx, handle) => {
-    const total: SealProgress = { found: 0, sealed: 0, changed: 0, failed: [] };
-    for (let pass = 0; pass < MAX_PASSES; pass++) {
-      const progress = await sealStoredWebhookSecrets(handle.sql, {
-        keyRing,
-        scope: "rotate",
-        batchSize: input.batchSize,
-      });
-      total.sealed += progress.sealed;
-      total.failed = progress.failed;
-      total.changed = progress.changed;
-      if (progress.changed === 0) break;
-    }
-    const credentials: SealProgress = { found: 0, sealed: 0, changed: 0, failed: [] };
-    for (let pass = 0; pass < MAX_PASSES; pass++) {
-      const progress = await resealStoredCredentials(handle.sql, {
-        keyRing,
-        batchSize: input.batchSize,
-      });
-      credentials.sealed += progress.sealed;
-      credentials.failed = progress.failed;
-      credentials.changed = progress.changed;
-      if (progress.changed === 0) break;
-    }
-    failed = total.failed.length > 0 || credentials.failed.length > 0;
-    return {
-      keyId: keyRing.currentKeyId,
-      webhooksResealed: total.sealed,
-      webhooksChangedMeanwhile: total.changed,
-      webhooksNotOpened: total.failed,
-      credentialsResealed: credentials.sealed,
-      credentialsChangedMeanwhile: credentials.changed,
-      credentialsNotOpened: credentials.failed,
-    };
+  const code = await runAdmin(io, config, async (ctx) => {
+    const summary = await rotateEncryptionKey(ctx, input);
+    failed = summary.webhooksNotOpened.length > 0 || summary.credentialsNotOpened.length > 0;
+    return summary;
   });
   if (code === 0 && failed) {
     io.stderr.write(

@@ -1,7 +1,6 @@
 import { parseArgs } from "node:util";
 import type { HookflowConfig } from "@hookflow/config";
-import { setOrganizationPlan, setUserPlan } from "@hookflow/db";
-import { NotFoundError } from "@hookflow/domain";
+import { setOrganizationPlan, setUserPlan } from "@hookflow/services";
 import { type AdminIo, parseOrUsage, processIo, runAdmin, UsageError } from "./admin-shared.js";
 
 const SET_PLAN_USAGE = `Usage: hookflow admin set-plan (--email <email> | --org <organization id>) free|pro
@@ -42,17 +41,9 @@ export async function run(
     return { email: values.email?.trim(), org: values.org?.trim(), plan };
   });
   if (!input) return 2;
-  return runAdmin(io, config, async (ctx) => {
-    if (input.email !== undefined) {
-      if (!(await setUserPlan(ctx.db, input.email, input.plan))) {
-        throw new NotFoundError(`No user with email ${input.email}`);
-      }
-      return { email: input.email.toLowerCase(), plan: input.plan };
-    }
-    const org = input.org ?? "";
-    if (!(await setOrganizationPlan(ctx.db, org, input.plan))) {
-      throw new NotFoundError(`No organization ${org}`);
-    }
-    return { organizationId: org, plan: input.plan };
-  });
+  return runAdmin(io, config, (ctx) =>
+    input.email !== undefined
+      ? setUserPlan(ctx, { email: input.email, plan: input.plan })
+      : setOrganizationPlan(ctx, { organizationId: input.org ?? "", plan: input.plan }),
+  );
 }

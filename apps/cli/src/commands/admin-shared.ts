@@ -1,7 +1,7 @@
-import type { IdentityContext } from "@hookflow/api";
 import type { HookflowConfig } from "@hookflow/config";
-import { createDb, type DbHandle, migrateDatabase } from "@hookflow/db";
+import { createDb, migrateDatabase } from "@hookflow/db";
 import { AppError, createKeyRing } from "@hookflow/domain";
+import type { ServiceContext } from "@hookflow/services";
 
 /** Where a command writes; tests pass collectors, the CLI the process streams. */
 export interface AdminIo {
@@ -10,6 +10,9 @@ export interface AdminIo {
 }
 
 export const processIo: AdminIo = { stdout: process.stdout, stderr: process.stderr };
+
+/** What the admin commands' verbs work with: the database, the key ring and a clock. */
+export type AdminContext = Pick<ServiceContext, "db" | "keyRing" | "now">;
 
 /** Thrown for bad command-line input: exit code 2, with the command's usage. */
 export class UsageError extends Error {}
@@ -21,16 +24,14 @@ export class UsageError extends Error {}
 export async function runAdmin(
   io: AdminIo,
   config: HookflowConfig,
-  work: (ctx: IdentityContext, handle: DbHandle) => Promise<unknown>,
+  work: (ctx: AdminContext) => Promise<unknown>,
 ): Promise<number> {
   let handle: ReturnType<typeof createDb> | undefined;
   try {
-    await migrateDatabase({
-      url: config.databaseUrl,
-      keyRing: createKeyRing(config.encryptionKeys),
-    });
+    const keyRing = createKeyRing(config.encryptionKeys);
+    await migrateDatabase({ url: config.databaseUrl, keyRing });
     handle = createDb({ url: config.databaseUrl, max: 1, applicationName: "hookflow-cli" });
-    const result = await work({ db: handle.db, now: () => new Date() }, handle);
+    const result = await work({ db: handle, keyRing, now: () => new Date() });
     io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } catch (error) {

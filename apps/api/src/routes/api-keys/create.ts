@@ -1,12 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { ApiKeyFields, createApiKey, PublicApiKey } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
-import { identityContextOf } from "../../identity/context.js";
-import { createApiKey } from "../../identity/create-api-key.js";
-import { PublicApiKey } from "../../identity/present.js";
-import { ApiKeyFields } from "../../identity/schemas.js";
 import type { ApiServices } from "../../services.js";
 import { identityErrors } from "../auth/identity-error-docs.js";
-import { requireSession } from "../organizations/require-session.js";
 
 const route = createRoute({
   operationId: "createApiKey",
@@ -26,12 +22,7 @@ const route = createRoute({
 
 export function registerCreateApiKey(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
-    const actor = c.get("actor");
-    requireSession(actor, "Managing API keys");
-    const { apiKey, key } = await createApiKey(identityContextOf(services), {
-      ...c.req.valid("json"),
-      userId: actor.userId,
-    });
+    const { apiKey, key } = await createApiKey(services, c.get("actor"), c.req.valid("json"));
     return c.json({ ...apiKey, key }, 201);
   });
 }

@@ -1,10 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { revokeApiKey } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
-import { identityContextOf } from "../../identity/context.js";
-import { revokeApiKey } from "../../identity/revoke-api-key.js";
 import type { ApiServices } from "../../services.js";
 import { identityErrors } from "../auth/identity-error-docs.js";
-import { requireSession } from "../organizations/require-session.js";
 
 const route = createRoute({
   operationId: "revokeApiKey",
@@ -21,12 +19,7 @@ const route = createRoute({
 
 export function registerDeleteApiKey(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
-    const actor = c.get("actor");
-    requireSession(actor, "Managing API keys");
-    await revokeApiKey(identityContextOf(services), {
-      userId: actor.userId,
-      apiKeyId: c.req.valid("param").id,
-    });
+    await revokeApiKey(services, c.get("actor"), { apiKeyId: c.req.valid("param").id });
     return c.body(null, 204);
   });
 }

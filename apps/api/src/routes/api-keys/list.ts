@@ -1,10 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { listApiKeysOfOwner } from "@hookflow/db";
+import { listApiKeys, PublicApiKey } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
-import { PublicApiKey, presentApiKey } from "../../identity/present.js";
 import type { ApiServices } from "../../services.js";
 import { identityErrors } from "../auth/identity-error-docs.js";
-import { requireSession } from "../organizations/require-session.js";
 
 const route = createRoute({
   operationId: "listApiKeys",
@@ -23,9 +21,6 @@ const route = createRoute({
 
 export function registerListApiKeys(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
-    const actor = c.get("actor");
-    requireSession(actor, "Managing API keys");
-    const rows = await listApiKeysOfOwner(services.db.db, actor.userId);
-    return c.json(rows.map(presentApiKey), 200);
+    return c.json(await listApiKeys(services, c.get("actor")), 200);
   });
 }

@@ -1,8 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { logIn } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import { errorAnswer } from "../../http/route-kit.js";
-import { identityContextOf } from "../../identity/context.js";
-import { logIn } from "../../identity/log-in.js";
 import type { ApiServices } from "../../services.js";
 import { clientAddress } from "./client-address.js";
 import { identityErrors } from "./identity-error-docs.js";
@@ -45,7 +44,7 @@ const route = createRoute({
 export function registerLogin(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
     const { email, password } = c.req.valid("json");
-    const session = await logIn(identityContextOf(services), {
+    const session = await logIn(services, {
       email,
       password,
       address: clientAddress(c, services.clientAddress),

@@ -1,8 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
-import { ForbiddenError } from "@hookflow/domain";
+import { endSession } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
-import { identityContextOf } from "../../identity/context.js";
-import { endSession } from "../../identity/end-session.js";
 import type { ApiServices } from "../../services.js";
 import { identityErrors } from "./identity-error-docs.js";
 
@@ -20,11 +18,8 @@ const route = createRoute({
 
 export function registerLogout(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
-    if (c.get("actor").kind !== "session") {
-      throw new ForbiddenError("Logout needs a session token; revoke an API key instead");
-    }
     const token = /^Bearer\s+(\S+)/i.exec(c.req.header("authorization") ?? "")?.[1] ?? "";
-    await endSession(identityContextOf(services), token);
+    await endSession(services, c.get("actor"), { token });
     return c.body(null, 204);
   });
 }

@@ -1,8 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { findUserById, listOrganizationsOfUser } from "@hookflow/db";
-import { UnauthorizedError } from "@hookflow/domain";
+import { getMe, PublicUser } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
-import { PublicUser, presentUser } from "../../identity/present.js";
 import type { ApiServices } from "../../services.js";
 import { identityErrors } from "./identity-error-docs.js";
 
@@ -33,23 +31,6 @@ const route = createRoute({
 
 export function registerMe(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
-    const actor = c.get("actor");
-    const db = services.db.db;
-    const [user, organizations] = await Promise.all([
-      findUserById(db, actor.userId),
-      listOrganizationsOfUser(db, actor.userId),
-    ]);
-    if (!user) throw new UnauthorizedError("Account no longer exists");
-    return c.json(
-      {
-        user: presentUser(user),
-        memberships: organizations.map((o) => ({
-          organizationId: o.id,
-          name: o.name,
-          role: o.role,
-        })),
-      },
-      200,
-    );
+    return c.json(await getMe(services, c.get("actor")), 200);
   });
 }

@@ -1,13 +1,14 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { ForbiddenError } from "@hookflow/domain";
+import {
+  DisplayName,
+  Email,
+  Password,
+  PublicUser,
+  SIGNUPS_PER_ADDRESS_PER_HOUR,
+  signUp,
+} from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import { errorAnswer } from "../../http/route-kit.js";
-import { identityContextOf } from "../../identity/context.js";
-import { createSession } from "../../identity/create-session.js";
-import { createUserAccount } from "../../identity/create-user-account.js";
-import { PublicUser } from "../../identity/present.js";
-import { DisplayName, Email, Password } from "../../identity/schemas.js";
-import { assertSignupAllowed, SIGNUPS_PER_ADDRESS_PER_HOUR } from "../../identity/signup-limit.js";
 import type { ApiServices } from "../../services.js";
 import { clientAddress } from "./client-address.js";
 import { identityErrors } from "./identity-error-docs.js";
@@ -42,11 +43,7 @@ const route = createRoute({
 
 export function registerSignup(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
-    if (!services.config.allowSignup) throw new ForbiddenError("Signup is disabled");
-    await assertSignupAllowed(services, clientAddress(c, services.clientAddress));
-    const ctx = identityContextOf(services);
-    const user = await createUserAccount(ctx, c.req.valid("json"));
-    const session = await createSession(ctx, user.id);
-    return c.json({ user, token: session.token }, 201);
+    const address = clientAddress(c, services.clientAddress);
+    return c.json(await signUp(services, { ...c.req.valid("json"), address }), 201);
   });
 }

@@ -1,8 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { listRecentEventBodies } from "@hookflow/db";
 import type { TransformPort } from "@hookflow/pipeline";
+import { createTurns } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
-import { createTurns } from "../../http/turns.js";
 import type { ApiServices } from "../../services.js";
 import { liveWebhookGraph, reachableNodesOf } from "../nodes/live-graph.js";
 import { loadVisibleWebhook } from "../webhooks/webhook-route-kit.js";

@@ -1,11 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { addOrganizationMember, Email, Role } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
-import { addOrganizationMember } from "../../identity/add-organization-member.js";
-import { identityContextOf } from "../../identity/context.js";
-import { Email, Role } from "../../identity/schemas.js";
 import type { ApiServices } from "../../services.js";
 import { identityErrors } from "../auth/identity-error-docs.js";
-import { requireSession } from "./require-session.js";
 
 const AddMemberBody = z.object({ email: Email, role: Role });
 
@@ -36,12 +33,9 @@ const route = createRoute({
 
 export function registerAddMember(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
-    const actor = c.get("actor");
-    requireSession(actor, "Managing organizations");
     const { id } = c.req.valid("param");
     const { email, role } = c.req.valid("json");
-    const member = await addOrganizationMember(identityContextOf(services), {
-      actorUserId: actor.userId,
+    const member = await addOrganizationMember(services, c.get("actor"), {
       organizationId: id,
       email,
       role,

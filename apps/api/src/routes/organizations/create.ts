@@ -1,11 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { createOrganization, PublicOrganization } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
-import { identityContextOf } from "../../identity/context.js";
-import { createOrganization } from "../../identity/create-organization.js";
-import { PublicOrganization } from "../../identity/present.js";
 import type { ApiServices } from "../../services.js";
 import { identityErrors } from "../auth/identity-error-docs.js";
-import { requireSession } from "./require-session.js";
 
 const CreateOrganizationBody = z.object({ name: z.string().trim().min(1).max(200) });
 
@@ -29,13 +26,8 @@ const route = createRoute({
 
 export function registerCreateOrganization(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
-    const actor = c.get("actor");
-    requireSession(actor, "Managing organizations");
     const { name } = c.req.valid("json");
-    const organization = await createOrganization(identityContextOf(services), {
-      userId: actor.userId,
-      name,
-    });
+    const organization = await createOrganization(services, c.get("actor"), { name });
     return c.json(organization, 201);
   });
 }

@@ -1,10 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { listOrganizationsOfUser } from "@hookflow/db";
+import { listOrganizations, PublicOrganization } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
-import { PublicOrganization, presentOrganization } from "../../identity/present.js";
 import type { ApiServices } from "../../services.js";
 import { identityErrors } from "../auth/identity-error-docs.js";
-import { requireSession } from "./require-session.js";
 
 const route = createRoute({
   operationId: "listOrganizations",
@@ -23,12 +21,6 @@ const route = createRoute({
 
 export function registerListOrganizations(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
-    const actor = c.get("actor");
-    requireSession(actor, "Managing organizations");
-    const rows = await listOrganizationsOfUser(services.db.db, actor.userId);
-    return c.json(
-      rows.map((row) => presentOrganization(row, row.role)),
-      200,
-    );
+    return c.json(await listOrganizations(services, c.get("actor")), 200);
   });
 }

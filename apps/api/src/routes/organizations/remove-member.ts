@@ -1,10 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { removeOrganizationMember } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
-import { identityContextOf } from "../../identity/context.js";
-import { removeOrganizationMember } from "../../identity/remove-organization-member.js";
 import type { ApiServices } from "../../services.js";
 import { identityErrors } from "../auth/identity-error-docs.js";
-import { requireSession } from "./require-session.js";
 
 const route = createRoute({
   operationId: "removeOrganizationMember",
@@ -21,11 +19,8 @@ const route = createRoute({
 
 export function registerRemoveMember(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
-    const actor = c.get("actor");
-    requireSession(actor, "Managing organizations");
     const { id, userId } = c.req.valid("param");
-    await removeOrganizationMember(identityContextOf(services), {
-      actorUserId: actor.userId,
+    await removeOrganizationMember(services, c.get("actor"), {
       organizationId: id,
       userId,
     });

@@ -1,25 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
-import { insertWebhook } from "@hookflow/db";
-import {
-  CreateWebhookInput,
-  newId,
-  newIngressToken,
-  newSigningSecret,
-  sealWebhookSecrets,
-  settingsFromCreate,
-  WebhookResponse,
-} from "@hookflow/domain";
-import { ownershipOf } from "@hookflow/services";
+import { CreateWebhookInput, WebhookResponse } from "@hookflow/domain";
+import { createWebhook } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
-import { checkChainTargets } from "./check-chain.js";
-import {
-  BEARER,
-  errorResponses,
-  scopeGuard,
-  WEBHOOKS_TAG,
-  webhookBody,
-} from "./webhook-route-kit.js";
+import { BEARER, errorResponses, scopeGuard, WEBHOOKS_TAG } from "./webhook-route-kit.js";
 
 const route = createRoute({
   operationId: "createWebhook",
@@ -46,24 +30,6 @@ const route = createRoute({
 
 export function registerCreateWebhook(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
-    const actor = c.get("actor");
-    const input = c.req.valid("json");
-    const settings = settingsFromCreate(input);
-    await checkChainTargets(services, actor, null, settings.chainWebhookIds);
-    const now = services.now();
-    const id = newId("webhook", now.getTime());
-    const row = await insertWebhook(services.db.db, {
-      ...settings,
-      ...ownershipOf(actor),
-      ...sealWebhookSecrets(services.keyRing, id, {
-        ingressToken: newIngressToken(),
-        signingSecret: input.signingSecret ?? newSigningSecret(),
-        incomingSignatureSecret: settings.incomingSignatureSecret,
-      }),
-      id,
-      createdAt: now,
-      updatedAt: now,
-    });
-    return c.json(webhookBody(services, row), 201);
+    return c.json(await createWebhook(services, c.get("actor"), c.req.valid("json")), 201);
   });
 }

@@ -1,22 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
-import {
-  deleteWebhook,
-  detachWebhookFromChains,
-  detachWebhookFromTargets,
-  findWebhookJobRefs,
-  withGraphWriteLock,
-} from "@hookflow/db";
-import { NotFoundError, ownerScopeOf } from "@hookflow/domain";
+import { deleteWebhook } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
-import { detachReferences } from "../nodes/detach-references.js";
-import { publishGraphChanged } from "../nodes/node-records.js";
-import { removeWebhookJobs, WEBHOOK_DELETE_MAX_JOBS } from "./remove-webhook-jobs.js";
 import {
   BEARER,
   errorResponses,
-  loadVisibleWebhook,
-  publishWebhookChanged,
   scopeGuard,
   WEBHOOKS_TAG,
   WebhookIdParams,
@@ -46,22 +34,7 @@ const route = createRoute({
 
 export function registerDeleteWebhook(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
-    const { id } = c.req.valid("param");
-    const webhook = await loadVisibleWebhook(services, c.get("actor"), id);
-    const scope = ownerScopeOf(webhook);
-    const result = await withGraphWriteLock(services.db.db, scope, async (tx) => {
-      const detached = await detachReferences(tx, webhook, services.now());
-      await detachWebhookFromTargets(tx, id, services.now());
-      const unchained = await detachWebhookFromChains(tx, id, services.now());
-      const jobs = await findWebhookJobRefs(tx, id, WEBHOOK_DELETE_MAX_JOBS);
-      return { deleted: await deleteWebhook(tx, id), detached, unchained, jobs };
-    });
-    const { deleted, detached, unchained, jobs } = result;
-    if (!deleted) throw new NotFoundError("Webhook not found");
-    await removeWebhookJobs(services, id, jobs);
-    await publishWebhookChanged(services, id);
-    for (const changed of unchained) await publishWebhookChanged(services, changed);
-    await publishGraphChanged(services, detached);
+    await deleteWebhook(services, c.get("actor"), c.req.valid("param"));
     return c.body(null, 204);
   });
 }

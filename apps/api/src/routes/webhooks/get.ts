@@ -1,15 +1,14 @@
 import { createRoute } from "@hono/zod-openapi";
 import { WebhookResponse } from "@hookflow/domain";
+import { getWebhook } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
 import {
   BEARER,
   errorResponses,
-  loadVisibleWebhook,
   scopeGuard,
   WEBHOOKS_TAG,
   WebhookIdParams,
-  webhookBody,
 } from "./webhook-route-kit.js";
 
 const route = createRoute({
@@ -33,7 +32,6 @@ const route = createRoute({
 
 export function registerGetWebhook(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
-    const row = await loadVisibleWebhook(services, c.get("actor"), c.req.valid("param").id);
-    return c.json(webhookBody(services, row), 200);
+    return c.json(await getWebhook(services, c.get("actor"), c.req.valid("param")), 200);
   });
 }

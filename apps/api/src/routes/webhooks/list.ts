@@ -1,17 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { listWebhooksPage } from "@hookflow/db";
 import { WebhookResponse } from "@hookflow/domain";
+import { listWebhooks } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import { pageQueryFields } from "../../http/page-query.js";
 import type { ApiServices } from "../../services.js";
-import {
-  actingScope,
-  BEARER,
-  errorResponses,
-  scopeGuard,
-  WEBHOOKS_TAG,
-  webhookBody,
-} from "./webhook-route-kit.js";
+import { BEARER, errorResponses, scopeGuard, WEBHOOKS_TAG } from "./webhook-route-kit.js";
 
 const WEBHOOK_PAGE_DEFAULT_LIMIT = 20;
 const WEBHOOK_PAGE_MAX_LIMIT = 100;
@@ -46,17 +39,8 @@ const route = createRoute({
 
 export function registerListWebhooks(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
-    const actor = c.get("actor");
-    const { page, limit } = c.req.valid("query");
-    const { rows, total } = await listWebhooksPage(services.db.db, {
-      scope: actingScope(actor),
-      offset: (page - 1) * limit,
-      limit,
-    });
+    const { webhooks, total } = await listWebhooks(services, c.get("actor"), c.req.valid("query"));
     c.header("X-Total-Count", String(total));
-    return c.json(
-      rows.map((row) => webhookBody(services, row)),
-      200,
-    );
+    return c.json(webhooks, 200);
   });
 }

@@ -1,10 +1,8 @@
 import { z } from "@hono/zod-openapi";
-import { rotateWebhookSigningSecret } from "@hookflow/db";
-import { NotFoundError, newSigningSecret, sealWebhookSecret } from "@hookflow/domain";
+import { rotateWebhookSigningSecret } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
 import { webhookActionRoute } from "./action-route.js";
-import { loadVisibleWebhook, publishWebhookChanged } from "./webhook-route-kit.js";
 
 const route = webhookActionRoute({
   operationId: "rotateWebhookSigningSecret",
@@ -17,17 +15,11 @@ const route = webhookActionRoute({
 
 export function registerRotateWebhookSigningSecret(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
-    const { id } = c.req.valid("param");
-    await loadVisibleWebhook(services, c.get("actor"), id);
-    const signingSecret = newSigningSecret();
     const rotated = await rotateWebhookSigningSecret(
-      services.db.db,
-      id,
-      sealWebhookSecret(services.keyRing, id, "signing_secret", signingSecret),
-      services.now(),
+      services,
+      c.get("actor"),
+      c.req.valid("param"),
     );
-    if (!rotated) throw new NotFoundError("Webhook not found");
-    await publishWebhookChanged(services, id);
-    return c.json({ signingSecret }, 200);
+    return c.json(rotated, 200);
   });
 }

@@ -1,10 +1,8 @@
 import { z } from "@hono/zod-openapi";
-import { rotateWebhookIngressToken } from "@hookflow/db";
-import { NotFoundError, newIngressToken, sealIngressToken } from "@hookflow/domain";
+import { rotateWebhookToken } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
 import { webhookActionRoute } from "./action-route.js";
-import { loadVisibleWebhook, publishWebhookChanged } from "./webhook-route-kit.js";
 
 const route = webhookActionRoute({
   operationId: "rotateWebhookToken",
@@ -17,17 +15,6 @@ const route = webhookActionRoute({
 
 export function registerRotateWebhookToken(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
-    const { id } = c.req.valid("param");
-    await loadVisibleWebhook(services, c.get("actor"), id);
-    const ingressToken = newIngressToken();
-    const rotated = await rotateWebhookIngressToken(
-      services.db.db,
-      id,
-      sealIngressToken(services.keyRing, id, ingressToken),
-      services.now(),
-    );
-    if (!rotated) throw new NotFoundError("Webhook not found");
-    await publishWebhookChanged(services, id);
-    return c.json({ ingressToken }, 200);
+    return c.json(await rotateWebhookToken(services, c.get("actor"), c.req.valid("param")), 200);
   });
 }

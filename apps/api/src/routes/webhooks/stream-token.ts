@@ -1,9 +1,9 @@
 import { z } from "@hono/zod-openapi";
-import { createWebhookStreamToken, WEBHOOK_STREAM_TOKEN_TTL_MS } from "@hookflow/domain";
+import { createWebhookStreamToken } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
 import { webhookActionRoute } from "./action-route.js";
-import { loadVisibleWebhook, scopeGuard } from "./webhook-route-kit.js";
+import { scopeGuard } from "./webhook-route-kit.js";
 
 const StreamTokenBody = z
   .object({
@@ -31,21 +31,7 @@ export function registerWebhookStreamToken(app: ApiApp, services: ApiServices): 
   // The stream shows events: a key needs events:read as well as the route's webhooks:read.
   app.use("/api/webhooks/:id/stream-token", scopeGuard("events:read"));
   app.openapi(route, async (c) => {
-    const actor = c.get("actor");
-    const webhook = await loadVisibleWebhook(services, actor, c.req.valid("param").id);
-    const expiresAtMs = services.now().getTime() + WEBHOOK_STREAM_TOKEN_TTL_MS;
-    const token = createWebhookStreamToken(services.config.secret, {
-      webhookId: webhook.id,
-      userId: actor.userId,
-      expiresAtMs,
-    });
-    return c.json(
-      {
-        token,
-        expiresAt: new Date(expiresAtMs).toISOString(),
-        url: `${services.config.publicBaseUrl}/api/webhooks/${webhook.id}/stream`,
-      },
-      200,
-    );
+    const token = await createWebhookStreamToken(services, c.get("actor"), c.req.valid("param"));
+    return c.json(token, 200);
   });
 }

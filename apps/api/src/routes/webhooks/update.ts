@@ -1,26 +1,14 @@
 import { createRoute } from "@hono/zod-openapi";
-import { updateWebhookLocked } from "@hookflow/db";
-import {
-  NotFoundError,
-  openWebhookSecret,
-  sealWebhookSecret,
-  settingsFromPatch,
-  settingsOfRecord,
-  UpdateWebhookInput,
-  WebhookResponse,
-} from "@hookflow/domain";
+import { UpdateWebhookInput, WebhookResponse } from "@hookflow/domain";
+import { updateWebhook } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
-import { checkChainTargets } from "./check-chain.js";
 import {
   BEARER,
   errorResponses,
-  loadVisibleWebhook,
-  publishWebhookChanged,
   scopeGuard,
   WEBHOOKS_TAG,
   WebhookIdParams,
-  webhookBody,
 } from "./webhook-route-kit.js";
 
 const route = createRoute({
@@ -51,41 +39,8 @@ const route = createRoute({
 
 export function registerUpdateWebhook(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
-    const actor = c.get("actor");
     const { id } = c.req.valid("param");
     const patch = c.req.valid("json");
-    await loadVisibleWebhook(services, actor, id);
-    if (patch.chainWebhookIds) {
-      await checkChainTargets(services, actor, id, patch.chainWebhookIds);
-    }
-    const now = services.now();
-    const { keyRing } = services;
-    const result = await updateWebhookLocked(services.db.db, id, (current) => {
-      const incoming = current.incomingSignatureSecret;
-      const settings = settingsFromPatch(
-        settingsOfRecord(current, {
-          incomingSignatureSecret:
-            incoming === null
-              ? null
-              : openWebhookSecret(keyRing, id, "incoming_signature_secret", incoming),
-        }),
-        patch,
-      );
-      const secret = settings.incomingSignatureSecret;
-      return {
-        ...settings,
-        // Resealed only when the request sets it; otherwise the stored value stays as it is.
-        incomingSignatureSecret:
-          patch.incomingSignatureSecret === undefined
-            ? incoming
-            : secret === null
-              ? null
-              : sealWebhookSecret(keyRing, id, "incoming_signature_secret", secret),
-        updatedAt: now,
-      };
-    });
-    if (!result) throw new NotFoundError("Webhook not found");
-    await publishWebhookChanged(services, id);
-    return c.json(webhookBody(services, result.after), 200);
+    return c.json(await updateWebhook(services, c.get("actor"), { id, patch }), 200);
   });
 }

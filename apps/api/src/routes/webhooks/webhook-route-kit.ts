@@ -1,13 +1,9 @@
 import { z } from "@hono/zod-openapi";
-import { findWebhookById, type WebhookRow } from "@hookflow/db";
-import { openWebhookSecrets, toWebhookResponse, type WebhookResponse } from "@hookflow/domain";
-import { WebhookChanged } from "@hookflow/queue";
-import type { Actor } from "@hookflow/services";
-import { assertVisible } from "@hookflow/services";
 import { errorResponsesOf } from "../../http/route-kit.js";
-import type { ApiServices } from "../../services.js";
 
-export { actingScope, BEARER, scopeGuard } from "../../http/route-kit.js";
+/** The events routes look their webhook up the way the webhook verbs do. */
+export { loadVisibleWebhook } from "@hookflow/services";
+export { BEARER, scopeGuard } from "../../http/route-kit.js";
 
 export const WEBHOOKS_TAG = "Webhooks";
 
@@ -29,36 +25,4 @@ const ERROR_TEXT = {
 /** OpenAPI entries of the error answers a route can give, all in the documented error shape. */
 export function errorResponses(...codes: Array<keyof typeof ERROR_TEXT>) {
   return errorResponsesOf(ERROR_TEXT, codes);
-}
-
-/** The webhook with this id if the actor may see it: 404 when absent, 403 when not theirs. */
-export async function loadVisibleWebhook(
-  services: ApiServices,
-  actor: Actor,
-  id: string,
-): Promise<WebhookRow> {
-  return assertVisible(actor, await findWebhookById(services.db.db, id), "Webhook");
-}
-
-/** The response body of a stored webhook: its token and signing secret opened for the owner. */
-export function webhookBody(services: ApiServices, row: WebhookRow): WebhookResponse {
-  const secrets = openWebhookSecrets(services.keyRing, row);
-  return toWebhookResponse(row, secrets, services.config.publicBaseUrl);
-}
-
-/**
- * Tells every ingress and worker that a webhook changed, so cached copies (every cached token of
- * the webhook included) are dropped at once. The database change is already committed, so a
- * Redis failure is logged rather than failing the request (caches also expire).
- */
-export async function publishWebhookChanged(
-  services: ApiServices,
-  webhookId: string,
-): Promise<void> {
-  const message = WebhookChanged.parse({ webhookId });
-  try {
-    await services.redis.publish(services.keys.webhookChangedChannel, JSON.stringify(message));
-  } catch (error) {
-    services.logger.error({ err: error, webhookId }, "could not publish webhook change");
-  }
 }

@@ -1,5 +1,7 @@
 import { randomToken } from "@hookflow/domain";
-import { API_KEY_PREFIX } from "../auth/authenticate.js";
+
+/** Every API key starts with it; the api tells keys from session tokens by it. */
+export const API_KEY_PREFIX = "hf_live_";
 
 const SESSION_TOKEN_PREFIX = "hfs_";
 

@@ -1,7 +1,6 @@
 import type { HookflowConfig } from "@hookflow/config";
-import { findUserByEmail } from "@hookflow/db";
+import { type Database, findUserByEmail } from "@hookflow/db";
 import { ConflictError } from "@hookflow/domain";
-import type { IdentityContext } from "./context.js";
 import { createUserAccount } from "./create-user-account.js";
 
 export type BootstrapResult = { userId: string; created: boolean } | null;
@@ -11,7 +10,7 @@ export type BootstrapResult = { userId: string; created: boolean } | null;
  * user is left alone (its password is not reset). Safe when several replicas start at once.
  */
 export async function ensureBootstrapUser(
-  ctx: IdentityContext,
+  ctx: { db: Database; now: () => Date },
   config: Pick<HookflowConfig, "bootstrap">,
 ): Promise<BootstrapResult> {
   if (!config.bootstrap) return null;
@@ -19,7 +18,8 @@ export async function ensureBootstrapUser(
   const existing = await findUserByEmail(ctx.db, email);
   if (existing) return { userId: existing.id, created: false };
   try {
-    const user = await createUserAccount(ctx, { email, password });
+    // The verbs read `ctx.db.db`: the query builder wrapped as a handle.
+    const user = await createUserAccount({ db: ctx, now: ctx.now }, { email, password });
     return { userId: user.id, created: true };
   } catch (error) {
     if (!(error instanceof ConflictError)) throw error;

@@ -14,7 +14,7 @@ export async function createUserAccount(
 ): Promise<PublicUser> {
   const { email, password, name } = parseInput(CreateUserAccountInput, input);
   const passwordHash = await (ctx.passwords?.hash ?? hashPassword)(password);
-  const row = await insertUser(ctx.db, {
+  const row = await insertUser(ctx.db.db, {
     id: newId("user"),
     email,
     name: name ?? email.slice(0, email.indexOf("@")),

@@ -1,5 +1,5 @@
 import { ForbiddenError } from "@hookflow/domain";
-import type { Actor } from "@hookflow/services";
+import type { Actor } from "../actor.js";
 
 /** Identity management (organizations, API keys) is for people, not for API keys. */
 export function requireSession(actor: Actor, what: string): void {

@@ -1,17 +1,17 @@
 import { findWebhookChainLinks } from "@hookflow/db";
 import { ValidationError } from "@hookflow/domain";
-import type { Actor } from "@hookflow/services";
-import { canSee } from "@hookflow/services";
-import type { ApiServices } from "../../services.js";
+import { canSee } from "../access.js";
+import type { Actor } from "../actor.js";
+import type { ServiceContext } from "../context.js";
 
 const MAX_CHAIN_WALK = 1000;
 
 /**
  * `chainWebhookIds` must name existing webhooks the caller can see, never the webhook itself, and
- * must not close a loop (A -> B -> A would deliver forever).
+ * must not close a loop (A -> B -> A would deliver forever; docs/decisions.md, "Chains").
  */
 export async function checkChainTargets(
-  services: ApiServices,
+  ctx: Pick<ServiceContext, "db">,
   actor: Actor,
   selfId: string | null,
   ids: readonly string[],
@@ -20,7 +20,7 @@ export async function checkChainTargets(
   if (selfId !== null && ids.includes(selfId)) {
     throw new ValidationError("chainWebhookIds: A webhook cannot be chained to itself");
   }
-  const db = services.db.db;
+  const db = ctx.db.db;
   const links = await findWebhookChainLinks(db, ids);
   const byId = new Map(links.map((link) => [link.id, link]));
   for (const id of ids) {

@@ -1,5 +1,5 @@
 import { hashPassword, needsRehash, verifyPassword } from "@hookflow/domain";
-import { createTurns } from "../http/turns.js";
+import { createTurns } from "../turns.js";
 
 export interface PasswordHasher {
   hash: (password: string) => Promise<string>;

@@ -1,6 +1,6 @@
 import { describeZodError, ValidationError } from "@hookflow/domain";
-import { SCOPES } from "@hookflow/services";
 import { z } from "zod";
+import { SCOPES } from "../actor.js";
 
 export const Email = z.string().trim().toLowerCase().max(320).email("Invalid email address");
 export const Password = z

@@ -10,9 +10,9 @@ export async function requireOrganizationRole(
   userId: string,
   allowed: readonly Role[],
 ): Promise<{ organization: OrganizationRow; role: Role }> {
-  const organization = await findOrganizationById(ctx.db, organizationId);
+  const organization = await findOrganizationById(ctx.db.db, organizationId);
   if (!organization) throw new NotFoundError("Organization not found");
-  const role = await findMembershipRole(ctx.db, organizationId, userId);
+  const role = await findMembershipRole(ctx.db.db, organizationId, userId);
   if (!role) throw new ForbiddenError("Not a member of this organization");
   if (!allowed.includes(role)) {
     throw new ForbiddenError(`This needs the ${allowed.join(" or ")} role in the organization`);

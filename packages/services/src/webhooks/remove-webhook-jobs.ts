@@ -1,6 +1,6 @@
 import type { WebhookJobRef } from "@hookflow/db";
 import { type DeliverJobData, jobIdOf, laneQueue } from "@hookflow/queue";
-import type { ApiServices } from "../../services.js";
+import type { ServiceContext } from "../context.js";
 
 /**
  * Jobs a webhook delete removes from the queues at most (docs/decisions.md, "Webhook delete"):
@@ -10,7 +10,7 @@ export const WEBHOOK_DELETE_MAX_JOBS = 10_000;
 
 /** Removes the waiting and delayed jobs named; an active (locked) job is left to end as gone. */
 export async function removeWebhookJobs(
-  services: ApiServices,
+  ctx: Pick<ServiceContext, "queues" | "logger">,
   webhookId: string,
   refs: readonly WebhookJobRef[],
 ): Promise<number> {
@@ -27,17 +27,14 @@ export async function removeWebhookJobs(
             ...(ref.kind === "target" ? { targetId: ref.targetId } : {}),
             ...(ref.kind === "target" && ref.targetFailed ? { targetFailed: true as const } : {}),
           };
-          return laneQueue(services.queues, ref.priority).remove(jobIdOf(data));
+          return laneQueue(ctx.queues, ref.priority).remove(jobIdOf(data));
         }),
       );
       removed += results.filter((code) => code === 1).length;
     }
   } catch (error) {
     // The webhook is deleted; jobs left behind end as gone when they run.
-    services.logger.warn(
-      { err: error, webhookId },
-      "could not remove every job of a deleted webhook",
-    );
+    ctx.logger.warn({ err: error, webhookId }, "could not remove every job of a deleted webhook");
   }
   return removed;
 }

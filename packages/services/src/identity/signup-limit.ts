@@ -1,6 +1,6 @@
 import { RateLimitedError } from "@hookflow/domain";
 import type { RedisKeys } from "@hookflow/queue";
-import type { FixedWindow } from "../http/fixed-window.js";
+import type { FixedWindow } from "../fixed-window.js";
 
 /**
  * Accounts one client address may create per hour. Each signup costs a full scrypt hash (128 MiB,

@@ -28,29 +28,30 @@ export async function logIn(
 ): Promise<NewSession & { userId: string }> {
   const email = input.email.trim().toLowerCase();
   try {
-    await ctx.throttle.admit(email, input.address);
+    await ctx.loginThrottle.admit(email, input.address);
   } catch (error) {
-    if (error instanceof RateLimitedError) ctx.onAttempt("throttled");
+    if (error instanceof RateLimitedError)
+      ctx.apiMetrics.loginAttempts.inc({ outcome: "throttled" });
     throw error;
   }
-  const user = await findUserByEmail(ctx.db, email);
+  const user = await findUserByEmail(ctx.db.db, email);
   const { matches, rehash } = await ctx.passwords.verify(
     input.password,
     user?.passwordHash ?? DECOY_HASH,
   );
   if (!user || !matches) {
-    ctx.onAttempt("failure");
+    ctx.apiMetrics.loginAttempts.inc({ outcome: "failure" });
     throw new UnauthorizedError("Invalid email or password");
   }
-  ctx.onAttempt("success");
-  await ctx.throttle.forgive(email, input.address);
+  ctx.apiMetrics.loginAttempts.inc({ outcome: "success" });
+  await ctx.loginThrottle.forgive(email, input.address);
   if (rehash) await upgradeHash(ctx, user, input.password);
   const session = await createSession(ctx, user.id);
   return { ...session, userId: user.id };
 }
 
 async function upgradeHash(ctx: LoginContext, user: UserRow, password: string): Promise<void> {
-  await replacePasswordHash(ctx.db, {
+  await replacePasswordHash(ctx.db.db, {
     userId: user.id,
     previousHash: user.passwordHash,
     passwordHash: await ctx.passwords.hash(password),

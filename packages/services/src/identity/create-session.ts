@@ -13,8 +13,8 @@ export interface NewSession {
 export async function createSession(ctx: SessionContext, userId: string): Promise<NewSession> {
   const now = ctx.now();
   const token = newSessionToken();
-  const expiresAt = new Date(now.getTime() + ctx.sessionTtlSeconds * 1000);
-  await insertSession(ctx.db, {
+  const expiresAt = new Date(now.getTime() + ctx.config.sessionTtlSeconds * 1000);
+  await insertSession(ctx.db.db, {
     id: newId("session"),
     userId,
     tokenHash: hashToken(token),

@@ -1,7 +1,9 @@
 import { findUserByEmail, insertMembership } from "@hookflow/db";
 import { ConflictError, ForbiddenError, NotFoundError } from "@hookflow/domain";
+import type { Actor } from "../actor.js";
 import type { IdentityContext } from "./context.js";
 import { requireOrganizationRole } from "./organization-access.js";
+import { requireSession } from "./require-session.js";
 import type { Role } from "./schemas.js";
 
 export interface OrganizationMember {
@@ -18,20 +20,22 @@ export interface OrganizationMember {
  */
 export async function addOrganizationMember(
   ctx: IdentityContext,
-  input: { actorUserId: string; organizationId: string; email: string; role: Role },
+  actor: Actor,
+  input: { organizationId: string; email: string; role: Role },
 ): Promise<OrganizationMember> {
+  requireSession(actor, "Managing organizations");
   const { role: actorRole } = await requireOrganizationRole(
     ctx,
     input.organizationId,
-    input.actorUserId,
+    actor.userId,
     ["owner", "admin"],
   );
   if (input.role === "owner" && actorRole !== "owner") {
     throw new ForbiddenError("Only an owner can add another owner");
   }
-  const user = await findUserByEmail(ctx.db, input.email);
+  const user = await findUserByEmail(ctx.db.db, input.email);
   if (!user) throw new NotFoundError("email: No user with this email");
-  const added = await insertMembership(ctx.db, {
+  const added = await insertMembership(ctx.db.db, {
     organizationId: input.organizationId,
     userId: user.id,
     role: input.role,

@@ -1,0 +1,1 @@
+export * from "./rotate-encryption-key.js";

@@ -1,0 +1,77 @@
+import { findWebhookById } from "@hookflow/db";
+import { CreateWebhookInput, ForbiddenError, ValidationError } from "@hookflow/domain";
+import {
+  createUserAccount,
+  createWebhook,
+  deleteWebhook,
+  getWebhook,
+  listWebhooks,
+  rotateWebhookToken,
+  toggleWebhookActive,
+  updateWebhook,
+  type WebhooksContext,
+} from "../src/index.js";
+import { actorOf, createTestContext, type TestContext } from "./service-context.js";
+
+describe("webhook verbs", () => {
+  let base: TestContext;
+  let ctx: WebhooksContext;
+  beforeAll(async () => {
+    base = await createTestContext();
+    ctx = {
+      ...base,
+      config: { publicBaseUrl: "http://hookflow.test", secret: "test-secret-test-secret-test-1" },
+    };
+  });
+  afterAll(async () => {
+    await base.close();
+  });
+
+  async function twoUsers() {
+    const n = Math.random().toString(36).slice(2, 8);
+    const a = await createUserAccount(ctx, { email: `a${n}@example.com`, password: "pw-123456" });
+    const b = await createUserAccount(ctx, { email: `b${n}@example.com`, password: "pw-123456" });
+    return { a: actorOf(a.id), b: actorOf(b.id) };
+  }
+
+  it("stores a webhook with sealed secrets and shows it to its owner only", async () => {
+    const { a, b } = await twoUsers();
+    const created = await createWebhook(ctx, a, CreateWebhookInput.parse({ name: "orders" }));
+    const row = await findWebhookById(ctx.db.db, created.id);
+    expect(row?.ownerId).toBe(a.userId);
+    expect(row?.ingressToken.startsWith("enc:v1:")).toBe(true);
+    expect(created.ingressToken).not.toBe(row?.ingressToken);
+    expect((await getWebhook(ctx, a, { id: created.id })).name).toBe("orders");
+    await expect(getWebhook(ctx, b, { id: created.id })).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(toggleWebhookActive(ctx, b, { id: created.id })).rejects.toBeInstanceOf(
+      ForbiddenError,
+    );
+    const listed = await listWebhooks(ctx, a, { page: 1, limit: 20 });
+    expect(listed.total).toBe(1);
+    expect((await listWebhooks(ctx, b, { page: 1, limit: 20 })).total).toBe(0);
+  });
+
+  it("rotates, toggles, refuses a chain to itself, and deletes", async () => {
+    const { a } = await twoUsers();
+    const created = await createWebhook(ctx, a, CreateWebhookInput.parse({ name: "hooks" }));
+    const { ingressToken } = await rotateWebhookToken(ctx, a, { id: created.id });
+    expect(ingressToken).not.toBe(created.ingressToken);
+    expect((await getWebhook(ctx, a, { id: created.id })).ingressToken).toBe(ingressToken);
+    await expect(toggleWebhookActive(ctx, a, { id: created.id })).resolves.toEqual({
+      isActive: !created.isActive,
+    });
+    await expect(
+      updateWebhook(ctx, a, { id: created.id, patch: { chainWebhookIds: [created.id] } }),
+    ).rejects.toBeInstanceOf(ValidationError);
+    await deleteWebhook(ctx, a, { id: created.id });
+    expect(await findWebhookById(ctx.db.db, created.id)).toBeUndefined();
+  });
+
+  it("needs webhooks:write of a key", async () => {
+    const { a } = await twoUsers();
+    const reader = actorOf(a.userId, { kind: "apiKey", scopes: ["webhooks:read"] });
+    await expect(
+      createWebhook(ctx, reader, CreateWebhookInput.parse({ name: "no" })),
+    ).rejects.toBeInstanceOf(ForbiddenError);
+  });
+});
