@@ -1,3 +1,4 @@
 export * from "./access.js";
 export * from "./actor.js";
 export * from "./context.js";
+export * from "./events/index.js";
