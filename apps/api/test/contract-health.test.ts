@@ -1,7 +1,4 @@
-import {
-  type ContractHealthInput,
-  checkContractHealth,
-} from "../src/routes/events/contract-health-check.js";
+import { type ContractHealthInput, checkContractHealth } from "@hookflow/services";
 import { liveWebhookGraph, reachableNodesOf } from "../src/routes/nodes/live-graph.js";
 import { createApiKeyFor, createUserWithSession } from "./fixtures.js";
 import { type ApiHarness, startApi } from "./harness.js";

@@ -3,6 +3,7 @@ export * from "./actions/index.js";
 export * from "./actor.js";
 export * from "./context.js";
 export * from "./encryption/index.js";
+export * from "./events/index.js";
 export * from "./fixed-window.js";
 export * from "./identity/index.js";
 export * from "./nodes/index.js";

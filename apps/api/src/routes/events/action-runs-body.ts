@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import type { ActionRunRecord } from "@hookflow/db";
+import type { ActionRunRecord } from "@hookflow/services";
 
 /** One post-delivery action's run for an event (docs/decisions.md, Post-delivery actions). */
 export const ActionRun = z

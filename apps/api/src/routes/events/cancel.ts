@@ -1,7 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
-import { cancelEvent } from "@hookflow/db";
-import { ConflictError } from "@hookflow/domain";
-import { createStepPublisher, removeEventJobs } from "@hookflow/queue";
+import { cancelEvent } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
 import {
@@ -9,7 +7,6 @@ import {
   EVENTS_TAG,
   errorResponses,
   eventIdParams,
-  loadVisibleEvent,
   scopeGuard,
 } from "./event-route-kit.js";
 
@@ -34,31 +31,7 @@ const route = createRoute({
 export function registerCancelEvent(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
     const { eventId } = c.req.valid("param");
-    await loadVisibleEvent(services, c.get("actor"), eventId);
-    const cancelled = await cancelEvent(services.db.db, eventId, services.now());
-    if (!cancelled) throw new ConflictError("Only a pending or retrying event can be cancelled");
-    try {
-      await removeEventJobs(services.queues, eventId);
-    } catch (error) {
-      // The cancel is committed; a job left behind finds the event cancelled and stops.
-      services.logger.warn(
-        { err: error, eventId },
-        "could not remove the job of a cancelled event",
-      );
-    }
-    try {
-      // Streams and sync-mode requests watching the event end here.
-      await createStepPublisher({ redis: services.redis, keys: services.keys }).publish(eventId, {
-        kind: "done",
-        done: {
-          eventId,
-          status: 200,
-          body: { deliveryStatus: "cancelled", statusCode: 0, latencyMs: 0 },
-        },
-      });
-    } catch (error) {
-      services.logger.warn({ err: error, eventId }, "could not publish done for a cancelled event");
-    }
+    await cancelEvent(services, c.get("actor"), { eventId });
     return c.body(null, 204);
   });
 }

@@ -1,6 +1,4 @@
 import { z } from "@hono/zod-openapi";
-import { type EventRow, findWebhookChainLinks, listChainSteps } from "@hookflow/db";
-import type { ApiServices } from "../../services.js";
 
 /**
  * The chain an event takes part in (docs/decisions.md, "Chains"), from its origin: every step of
@@ -20,38 +18,3 @@ export const ChainView = z
     ),
   })
   .openapi("EventChain");
-export type ChainView = z.infer<typeof ChainView>;
-
-/** Null for an event that is neither a chain step nor the origin of one. */
-export async function chainViewOf(
-  services: ApiServices,
-  event: Pick<EventRow, "id" | "webhookId" | "chainStep" | "chainOriginEventId">,
-): Promise<ChainView | null> {
-  const originEventId = event.chainOriginEventId ?? event.id;
-  const db = services.db.db;
-  const [ran, origin] = await Promise.all([
-    listChainSteps(db, originEventId),
-    event.chainOriginEventId === null
-      ? findWebhookChainLinks(db, [event.webhookId])
-      : Promise.resolve([]),
-  ]);
-  const planned = origin[0]?.chainWebhookIds ?? [];
-  if (ran.length === 0 && (event.chainStep !== null || planned.length === 0)) {
-    return event.chainStep === null ? null : { originEventId, steps: [] };
-  }
-  const steps: ChainView["steps"] = ran.map((row) => ({
-    step: row.chainStep,
-    webhookId: row.webhookId,
-    eventId: row.id,
-    status: row.status,
-  }));
-  for (let i = ran.length; i < planned.length; i++) {
-    steps.push({
-      step: i + 1,
-      webhookId: planned[i] as string,
-      eventId: null,
-      status: "not_reached",
-    });
-  }
-  return { originEventId, steps };
-}

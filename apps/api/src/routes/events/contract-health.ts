@@ -1,19 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { listRecentEventBodies } from "@hookflow/db";
-import type { TransformPort } from "@hookflow/pipeline";
-import { createTurns } from "@hookflow/services";
+import { contractHealth, createTurns } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
-import { liveWebhookGraph, reachableNodesOf } from "../nodes/live-graph.js";
-import { loadVisibleWebhook } from "../webhooks/webhook-route-kit.js";
-import { checkContractHealth } from "./contract-health-check.js";
-import { payloadOf } from "./event-body.js";
 import { BEARER, EVENTS_TAG, errorResponses, scopeGuard } from "./event-route-kit.js";
 
 const CONTRACT_HEALTH_DEFAULT_LIMIT = 100;
 const CONTRACT_HEALTH_MAX_LIMIT = 1000;
-/** Wall time one request spends on dry runs; events not reached by then are not evaluated. */
-const CONTRACT_HEALTH_BUDGET_MS = 5000;
 
 const ContractHealth = z
   .object({
@@ -93,72 +85,17 @@ const route = createRoute({
   },
 });
 
-/** Percent with one decimal; 100 when nothing was checked (nothing broke the contract). */
-function percentOf(part: number, whole: number): number {
-  return whole === 0 ? 100 : Math.round((part / whole) * 1000) / 10;
-}
-
 /** Contract-health dry runs running at once per api process; further requests wait their turn. */
 const CONTRACT_HEALTH_CONCURRENCY = 2;
 
 export function registerContractHealth(app: ApiApp, services: ApiServices): void {
-  // The sandboxed runner starts only if a transform actually runs.
-  const transform: TransformPort = { run: (input) => services.transformPort().run(input) };
   // Dry runs share the api's transform runner with time travel: a burst of requests queues.
   const inTurn = createTurns(CONTRACT_HEALTH_CONCURRENCY);
   app.openapi(route, async (c) => {
     const { webhookId } = c.req.valid("param");
     const { limit } = c.req.valid("query");
-    const webhook = await loadVisibleWebhook(services, c.get("actor"), webhookId);
-    const live = await liveWebhookGraph(services.db, webhookId);
-    const validators = reachableNodesOf(live, "schemaValidator");
-    const rows = await listRecentEventBodies(services.db.db, webhookId, limit);
-    const tally = await inTurn(() => {
-      // The budget starts with the check, not while the request waits its turn.
-      const deadline = performance.now() + CONTRACT_HEALTH_BUDGET_MS;
-      return checkContractHealth({
-        webhookId,
-        payloadFilters: webhook.payloadFilters,
-        graph: live.graph,
-        order: live.order,
-        validators,
-        events: rows.map((row) => ({
-          id: row.id,
-          eventType: row.eventType,
-          payload: payloadOf(row.body),
-          payloadText: row.body,
-        })),
-        transform,
-        patterns: { match: (checks) => services.patternPort().match(checks) },
-        now: () => services.now().getTime(),
-        delayScale: services.config.delayScale,
-        outOfTime: () => performance.now() >= deadline,
-        onError: (eventId, error) =>
-          services.logger.error(
-            { err: error, eventId, webhookId },
-            "contract health dry run failed",
-          ),
-      });
-    });
-    if (tally.notEvaluated > 0) {
-      services.logger.warn(
-        { webhookId, notEvaluated: tally.notEvaluated, checked: tally.checked },
-        "contract health left events unevaluated",
-      );
-    }
     return c.json(
-      {
-        score: percentOf(tally.passed, tally.checked),
-        totalChecked: tally.checked,
-        passed: tally.passed,
-        failed: tally.checked - tally.passed,
-        validators: tally.validators.map((v) => ({
-          id: v.node.id,
-          name: v.node.name,
-          passRate: percentOf(v.accepted, v.reached),
-        })),
-        ...(tally.notEvaluated > 0 ? { notEvaluated: tally.notEvaluated } : {}),
-      },
+      await contractHealth(services, c.get("actor"), { webhookId, limit, inTurn }),
       200,
     );
   });

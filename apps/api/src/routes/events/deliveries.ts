@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { listDeliveryAttemptsOfEvent } from "@hookflow/db";
+import { listEventDeliveries } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
 import { DeliveryAttempt, toDeliveryAttempt } from "./event-body.js";
@@ -8,7 +8,6 @@ import {
   EVENTS_TAG,
   errorResponses,
   eventIdParams,
-  loadVisibleEvent,
   scopeGuard,
 } from "./event-route-kit.js";
 
@@ -34,8 +33,7 @@ const route = createRoute({
 export function registerEventDeliveries(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
     const { eventId } = c.req.valid("param");
-    await loadVisibleEvent(services, c.get("actor"), eventId);
-    const attempts = await listDeliveryAttemptsOfEvent(services.db.db, eventId);
+    const attempts = await listEventDeliveries(services, c.get("actor"), { eventId });
     return c.json(attempts.map(toDeliveryAttempt), 200);
   });
 }

@@ -1,12 +1,13 @@
 import { z } from "@hono/zod-openapi";
+import { jsonTextNestsDeeperThan, MAX_PAYLOAD_DEPTH } from "@hookflow/pipeline";
 import {
   EVENT_STATUSES,
   type EventRow,
   type EventStatus,
   type EventSummaryRow,
+  payloadOf,
   type StoredDeliveryAttempt,
-} from "@hookflow/db";
-import { jsonTextNestsDeeperThan, MAX_PAYLOAD_DEPTH } from "@hookflow/pipeline";
+} from "@hookflow/services";
 import { ActionRun } from "./action-runs-body.js";
 
 /** An event as lists show it (docs/decisions.md, "Delivery"): no payload, no headers. */
@@ -97,18 +98,6 @@ export function toEventSummary(row: EventSummaryRow): EventSummary {
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
-}
-
-/**
- * The event's payload as the node graph takes it: its body parsed as JSON (the body text if it is
- * somehow not JSON). The stored body is the exact text received; ingress accepted it only as JSON.
- */
-export function payloadOf(body: string): unknown {
-  try {
-    return JSON.parse(body);
-  } catch {
-    return body;
-  }
 }
 
 /**

@@ -1,11 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { type EventRow, type EventScope, findEventWithOwner } from "@hookflow/db";
-import { NotFoundError } from "@hookflow/domain";
-import type { Actor } from "@hookflow/services";
-import { assertVisible } from "@hookflow/services";
-import { actingScope, errorResponsesOf } from "../../http/route-kit.js";
-import type { ApiServices } from "../../services.js";
-import { loadVisibleWebhook } from "../webhooks/webhook-route-kit.js";
+import { errorResponsesOf } from "../../http/route-kit.js";
 
 export { BEARER, scopeGuard } from "../../http/route-kit.js";
 
@@ -43,33 +37,4 @@ export function eventIdParams<N extends string>(name: N) {
       .min(1)
       .openapi({ param: { name, in: "path" }, example: "evt_01J9Z3K8Q4T6V2X7Y5W0A1B2C3" }),
   } as Record<N, z.ZodString>);
-}
-
-/**
- * The events a request may read: those of one webhook when `webhookId` is given (it must be
- * visible), else those of the acting context's webhooks (the organization's when acting for
- * one, else the caller's personal webhooks), as for webhook lists.
- */
-export async function eventScopeFor(
-  services: ApiServices,
-  actor: Actor,
-  webhookId: string | undefined,
-): Promise<EventScope> {
-  if (webhookId !== undefined) {
-    await loadVisibleWebhook(services, actor, webhookId);
-    return { webhookId };
-  }
-  return actingScope(actor);
-}
-
-/** The event if the actor may see its webhook: 404 when absent, 403 when not theirs. */
-export async function loadVisibleEvent(
-  services: ApiServices,
-  actor: Actor,
-  id: string,
-): Promise<EventRow> {
-  const found = await findEventWithOwner(services.db.db, id);
-  if (!found) throw new NotFoundError("Event not found");
-  assertVisible(actor, found.webhook, "Event");
-  return found.event;
 }

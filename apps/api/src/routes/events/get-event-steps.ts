@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { listEventSteps } from "@hookflow/db";
+import { getEventSteps } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
 import {
@@ -7,7 +7,6 @@ import {
   EVENTS_TAG,
   errorResponses,
   eventIdParams,
-  loadVisibleEvent,
   scopeGuard,
 } from "./event-route-kit.js";
 
@@ -57,8 +56,7 @@ type EventStepBody = z.infer<typeof EventStep>;
 export function registerGetEventSteps(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
-    await loadVisibleEvent(services, c.get("actor"), id);
-    const rows = await listEventSteps(services.db.db, id);
+    const rows = await getEventSteps(services, c.get("actor"), { id });
     const steps = rows.map(
       (row): EventStepBody => ({
         eventId: row.eventId,

@@ -1,16 +1,15 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { listActionRuns, listTargetDeliveriesOfEvent } from "@hookflow/db";
+import { getEvent } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
 import { toActionRun } from "./action-runs-body.js";
-import { ChainView, chainViewOf } from "./chain-body.js";
+import { ChainView } from "./chain-body.js";
 import { EventDetail, toEventDetail } from "./event-body.js";
 import {
   BEARER,
   EVENTS_TAG,
   errorResponses,
   eventIdParams,
-  loadVisibleEvent,
   scopeGuard,
 } from "./event-route-kit.js";
 import { TargetDeliverySummary, toTargetDeliverySummary } from "./target-delivery-body.js";
@@ -49,15 +48,10 @@ const route = createRoute({
 export function registerGetEvent(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
-    const event = await loadVisibleEvent(services, c.get("actor"), id);
-    const [targets, chain, runs] = await Promise.all([
-      listTargetDeliveriesOfEvent(services.db.db, id),
-      chainViewOf(services, event),
-      listActionRuns(services.db, id),
-    ]);
+    const { event, actionRuns, targets, chain } = await getEvent(services, c.get("actor"), { id });
     return c.json(
       {
-        ...toEventDetail(event, runs.map(toActionRun)),
+        ...toEventDetail(event, actionRuns.map(toActionRun)),
         targets: targets.map(toTargetDeliverySummary),
         chain,
       },

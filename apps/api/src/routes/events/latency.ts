@@ -1,12 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { measureDeliveryLatency } from "@hookflow/db";
+import { eventLatency } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
 import {
   BEARER,
   EVENTS_TAG,
   errorResponses,
-  eventScopeFor,
   scopeGuard,
   WebhookIdQuery,
 } from "./event-route-kit.js";
@@ -38,17 +37,9 @@ const route = createRoute({
   },
 });
 
-const oneDecimal = (value: number | null): number =>
-  value === null ? 0 : Math.round(value * 10) / 10;
-
 export function registerEventLatency(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
     const { webhookId } = c.req.valid("query");
-    const scope = await eventScopeFor(services, c.get("actor"), webhookId);
-    const latency = await measureDeliveryLatency(services.db.db, scope);
-    return c.json(
-      { avg: oneDecimal(latency.avg), p95: oneDecimal(latency.p95), p99: oneDecimal(latency.p99) },
-      200,
-    );
+    return c.json(await eventLatency(services, c.get("actor"), { webhookId }), 200);
   });
 }

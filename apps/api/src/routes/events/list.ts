@@ -1,6 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { EVENT_STATUSES, listEventsPage } from "@hookflow/db";
-import { ValidationError } from "@hookflow/domain";
+import { EVENT_STATUSES, listEvents } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import { pageQueryFields } from "../../http/page-query.js";
 import type { ApiServices } from "../../services.js";
@@ -9,7 +8,6 @@ import {
   BEARER,
   EVENTS_TAG,
   errorResponses,
-  eventScopeFor,
   scopeGuard,
   WebhookIdQuery,
 } from "./event-route-kit.js";
@@ -96,16 +94,13 @@ const route = createRoute({
 export function registerListEvents(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
     const query = c.req.valid("query");
-    const from = query.dateFrom === undefined ? undefined : boundOf(query.dateFrom).start;
-    const before = query.dateTo === undefined ? undefined : boundOf(query.dateTo).end;
-    if (from && before && before.getTime() <= from.getTime()) {
-      throw new ValidationError("dateTo: must not be before dateFrom");
-    }
-    const scope = await eventScopeFor(services, c.get("actor"), query.webhookId);
-    const { rows, total } = await listEventsPage(services.db.db, {
-      scope,
-      filters: { status: query.status, eventType: query.eventType, from, before },
-      offset: (query.page - 1) * query.limit,
+    const { rows, total } = await listEvents(services, c.get("actor"), {
+      webhookId: query.webhookId,
+      status: query.status,
+      eventType: query.eventType,
+      from: query.dateFrom === undefined ? undefined : boundOf(query.dateFrom).start,
+      before: query.dateTo === undefined ? undefined : boundOf(query.dateTo).end,
+      page: query.page,
       limit: query.limit,
     });
     return c.json(

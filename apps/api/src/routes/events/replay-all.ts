@@ -1,16 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { replayFailedEventsInBatches } from "@hookflow/db";
-import { INLINE_BODY_MAX_BYTES } from "@hookflow/queue";
+import { replayAllFailed } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import { type ApiServices, REPLAY_ALL_BATCH_SIZE } from "../../services.js";
-import { enqueueReopenedEvents } from "./event-jobs.js";
-import {
-  BEARER,
-  EVENTS_TAG,
-  errorResponses,
-  eventScopeFor,
-  scopeGuard,
-} from "./event-route-kit.js";
+import { BEARER, EVENTS_TAG, errorResponses, scopeGuard } from "./event-route-kit.js";
 
 const route = createRoute({
   operationId: "replayAllEvents",
@@ -46,17 +38,6 @@ const route = createRoute({
 export function registerReplayAllEvents(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
     const { webhookId } = c.req.valid("query");
-    await eventScopeFor(services, c.get("actor"), webhookId);
-    let queued = 0;
-    for await (const batch of replayFailedEventsInBatches(services.db.db, {
-      webhookId,
-      now: services.now(),
-      inlineBodyMaxBytes: INLINE_BODY_MAX_BYTES,
-      batchSize: services.replayAllBatchSize,
-    })) {
-      await enqueueReopenedEvents(services.queues, batch);
-      queued += batch.length;
-    }
-    return c.json({ queued }, 202);
+    return c.json(await replayAllFailed(services, c.get("actor"), { webhookId }), 202);
   });
 }

@@ -1,16 +1,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { replayEvent } from "@hookflow/db";
-import { ConflictError } from "@hookflow/domain";
-import { INLINE_BODY_MAX_BYTES } from "@hookflow/queue";
+import { replayEvent } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
-import { enqueueReopenedEvents } from "./event-jobs.js";
 import {
   BEARER,
   EVENTS_TAG,
   errorResponses,
   eventIdParams,
-  loadVisibleEvent,
   scopeGuard,
 } from "./event-route-kit.js";
 
@@ -39,18 +35,7 @@ const route = createRoute({
 export function registerReplayEvent(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
     const { eventId } = c.req.valid("param");
-    await loadVisibleEvent(services, c.get("actor"), eventId);
-    const reopened = await replayEvent(
-      services.db.db,
-      eventId,
-      services.now(),
-      INLINE_BODY_MAX_BYTES,
-    );
-    if (!reopened)
-      throw new ConflictError(
-        "Only a delivered, failed, filtered or cancelled event can be replayed",
-      );
-    await enqueueReopenedEvents(services.queues, [reopened]);
+    await replayEvent(services, c.get("actor"), { eventId });
     return c.json({ ok: true }, 202);
   });
 }

@@ -1,12 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { countEventsByOutcome } from "@hookflow/db";
+import { eventStats } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
 import {
   BEARER,
   EVENTS_TAG,
   errorResponses,
-  eventScopeFor,
   scopeGuard,
   WebhookIdQuery,
 } from "./event-route-kit.js";
@@ -38,15 +37,9 @@ const route = createRoute({
   },
 });
 
-function successRateOf(delivered: number, total: number): number {
-  return total === 0 ? 0 : Math.round((delivered / total) * 1000) / 10;
-}
-
 export function registerEventStats(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
     const { webhookId } = c.req.valid("query");
-    const scope = await eventScopeFor(services, c.get("actor"), webhookId);
-    const { total, delivered, failed } = await countEventsByOutcome(services.db.db, scope);
-    return c.json({ total, delivered, failed, successRate: successRateOf(delivered, total) }, 200);
+    return c.json(await eventStats(services, c.get("actor"), { webhookId }), 200);
   });
 }

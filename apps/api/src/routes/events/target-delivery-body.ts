@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import type { TargetDeliveryRow } from "@hookflow/db";
+import type { TargetDeliveryRow } from "@hookflow/services";
 
 /**
  * Where one additional target stands with an event (docs/decisions.md, "Additional targets"):

@@ -1,22 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { deleteIngressEvents, insertIngressEvents } from "@hookflow/db";
-import {
-  createStreamToken,
-  eventTypeOf,
-  type IncomingSignatureType,
-  newId,
-  openWebhookSecret,
-  PayloadTooLargeError,
-  STREAM_TOKEN_TTL_MS,
-  signIncomingForTest,
-  UnavailableError,
-  ValidationError,
-  verifyIncomingSignature,
-} from "@hookflow/domain";
-import { deliveryJobOf, enqueueDeliveries } from "@hookflow/queue";
+import { sendTestEvent } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
-import { loadVisibleWebhook } from "../webhooks/webhook-route-kit.js";
 import {
   BEARER,
   EVENTS_TAG,
@@ -66,103 +51,15 @@ const route = createRoute({
   },
 });
 
-const SIGNATURE_TYPES: readonly IncomingSignatureType[] = ["none", "custom", "github", "stripe"];
-
-function signatureTypeOf(value: string): IncomingSignatureType {
-  const type = SIGNATURE_TYPES.find((known) => known === value);
-  if (!type) throw new Error(`webhook has an unknown incoming signature type: ${value}`);
-  return type;
-}
-
-/** Stored in place of a signature's value: the header shows the event was signed, nothing more. */
-const REDACTED_SIGNATURE = "[redacted]";
-
-/**
- * Signature headers a real sender would attach to `body`, checked against the verifier, then
- * redacted: the signature exists only in memory, never in the stored event or the answer.
- */
-function testSignatureHeaders(
-  type: IncomingSignatureType,
-  secret: string | null,
-  body: string,
-  nowMs: number,
-): Record<string, string> {
-  const signed = signIncomingForTest({ type, secret, rawBody: body, nowMs });
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(signed)) headers[name.toLowerCase()] = value;
-  if (Object.keys(headers).length === 0) {
-    throw new ValidationError("includeSignature: the webhook has no incoming signature secret");
-  }
-  const verdict = verifyIncomingSignature({
-    type,
-    secret,
-    headers: (name) => headers[name.toLowerCase()],
-    rawBody: Buffer.from(body, "utf8"),
-    nowMs,
-  });
-  if (!verdict.ok) throw new Error(`test signature failed its own verification: ${verdict.reason}`);
-  return Object.fromEntries(Object.keys(headers).map((name) => [name, REDACTED_SIGNATURE]));
-}
-
 export function registerTestWebhook(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     const input = c.req.valid("json");
-    const webhook = await loadVisibleWebhook(services, c.get("actor"), id);
-    const now = services.now();
-    const payload = input.payload ?? {
-      event: "test",
-      message: "Test event from Hookflow",
-      timestamp: now.toISOString(),
-    };
-    const body = JSON.stringify(payload);
-    if (Buffer.byteLength(body, "utf8") > services.config.maxPayloadBytes) {
-      throw new PayloadTooLargeError();
-    }
-
-    const type = signatureTypeOf(webhook.incomingSignatureType);
-    const headers: Record<string, string> = {
-      "content-type": "application/json",
-      "user-agent": "Hookflow-Test",
-    };
-    if (input.includeSignature && type !== "none") {
-      const sealed = webhook.incomingSignatureSecret;
-      const secret =
-        sealed === null
-          ? null
-          : openWebhookSecret(services.keyRing, webhook.id, "incoming_signature_secret", sealed);
-      Object.assign(headers, testSignatureHeaders(type, secret, body, now.getTime()));
-    }
-
-    const eventId = newId("event", now.getTime());
-    const row = {
-      id: eventId,
-      webhookId: webhook.id,
-      eventType: eventTypeOf(payload),
-      body,
-      headers,
-      sourceIp: null,
-      priority: webhook.priority,
-      dedupKey: null,
-      receivedAt: now,
-    };
-    await insertIngressEvents(services.db.db, [row]);
-    if (webhook.isActive) {
-      try {
-        await enqueueDeliveries(services.queues, [deliveryJobOf(row)]);
-      } catch (error) {
-        // As at the ingress: no event is left stored-but-unannounced when the answer is an error.
-        await deleteIngressEvents(services.db.db, [eventId]).catch((cleanupError: unknown) =>
-          services.logger.warn({ err: cleanupError, eventId }, "could not remove a test event"),
-        );
-        throw new UnavailableError("Queue unavailable", error);
-      }
-    }
-    const streamToken = createStreamToken(
-      services.config.secret,
-      eventId,
-      now.getTime() + STREAM_TOKEN_TTL_MS,
-    );
-    return c.json({ eventId, streamToken }, 202);
+    const accepted = await sendTestEvent(services, c.get("actor"), {
+      webhookId: id,
+      payload: input.payload,
+      includeSignature: input.includeSignature,
+    });
+    return c.json(accepted, 202);
   });
 }

@@ -1,19 +1,13 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { ForbiddenError, ValidationError } from "@hookflow/domain";
-import { createDryRunPorts, entryOf, reachableFrom, runPipeline } from "@hookflow/pipeline";
-import { canSee } from "@hookflow/services";
+import { timeTravel } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
 import { buildTimeTravelReport, TimeTravelReport } from "../canvas-snapshots/dry-run-report.js";
-import { parseFrozenGraph, thawGraph } from "../canvas-snapshots/frozen-graph.js";
-import { loadVisibleSnapshot } from "../canvas-snapshots/snapshot-records.js";
-import { payloadOf } from "./event-body.js";
 import {
   BEARER,
   EVENTS_TAG,
   errorResponses,
   eventIdParams,
-  loadVisibleEvent,
   scopeGuard,
 } from "./event-route-kit.js";
 
@@ -60,54 +54,7 @@ export function registerTimeTravel(app: ApiApp, services: ApiServices): void {
     const actor = c.get("actor");
     const { id } = c.req.valid("param");
     const { snapshotId } = c.req.valid("json");
-    const event = await loadVisibleEvent(services, actor, id);
-    const snapshot = await loadVisibleSnapshot(services, actor, snapshotId);
-    const { graph, webhooks } = thawGraph(parseFrozenGraph(snapshot.graph));
-    const webhook = webhooks.get(event.webhookId);
-    if (!webhook) {
-      throw new ValidationError(
-        `snapshotId: Snapshot ${snapshot.id} does not show webhook ${event.webhookId}`,
-      );
-    }
-    // A scheduled workflow's tick enters at the workflow when nodes take it (as in the worker).
-    const entry = entryOf(graph, event.entryNodeId);
-    const order = reachableFrom(graph, entry ?? event.webhookId);
-    const unreadable = order.filter((nodeId) => {
-      const node = graph.nodes.get(nodeId);
-      return node !== undefined && !canSee(actor, node);
-    });
-    if (unreadable.length > 0) {
-      // Running them would show what they do (a transform's output, say) to someone who may not
-      // read them: a snapshot saved before graphs were kept to one owner, or by someone else.
-      throw new ForbiddenError(
-        `Snapshot ${snapshot.id} runs webhook ${event.webhookId}'s events through nodes you ` +
-          `cannot read: ${unreadable.join(", ")}`,
-      );
-    }
-    const ports = createDryRunPorts({
-      transform: services.transformPort(),
-      patterns: services.patternPort(),
-      now: () => services.now().getTime(),
-      delayScale: services.config.delayScale,
-    });
-    const run = await runPipeline(
-      {
-        eventId: event.id,
-        webhookId: event.webhookId,
-        eventType: event.eventType,
-        runId: `time-travel:${snapshot.id}`,
-        graph,
-        order,
-        ...(entry ? { entry } : {}),
-        start: {
-          kind: "webhook",
-          payload: payloadOf(event.body),
-          payloadText: event.body,
-          payloadFilters: webhook.payloadFilters,
-        },
-      },
-      ports,
-    );
+    const { run, webhook } = await timeTravel(services, actor, { eventId: id, snapshotId });
     return c.json(buildTimeTravelReport(run, webhook), 200);
   });
 }

@@ -1,21 +1,17 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { readEventTimeline } from "@hookflow/db";
-import { ValidationError } from "@hookflow/domain";
+import { eventTimeline, TIMELINE_MAX_DAYS } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
 import {
   BEARER,
   EVENTS_TAG,
   errorResponses,
-  eventScopeFor,
   scopeGuard,
   WebhookIdQuery,
 } from "./event-route-kit.js";
 
-/** Longest window one timeline covers, and most buckets it is cut into. */
-const TIMELINE_MAX_DAYS = 92;
+/** Most buckets one timeline is cut into. */
 const TIMELINE_MAX_BUCKETS = 200;
-const DAY_MS = 86_400_000;
 
 const Bucket = z.object({
   start: z.string().openapi({ description: "Start of the bucket (ISO 8601)" }),
@@ -69,39 +65,15 @@ const route = createRoute({
   },
 });
 
-const oneDecimal = (value: number | null): number | null =>
-  value === null ? null : Math.round(value * 10) / 10;
-
 export function registerEventTimeline(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
     const query = c.req.valid("query");
-    const to = query.to ? new Date(query.to) : services.now();
-    const from = query.from ? new Date(query.from) : new Date(to.getTime() - DAY_MS);
-    if (from >= to) throw new ValidationError("from: must be before to");
-    if (to.getTime() - from.getTime() > TIMELINE_MAX_DAYS * DAY_MS) {
-      throw new ValidationError(`from: the window may cover at most ${TIMELINE_MAX_DAYS} days`);
-    }
-    const scope = await eventScopeFor(services, c.get("actor"), query.webhookId);
-    const window = { from, to, buckets: query.buckets };
-    const rows = new Map(
-      (await readEventTimeline(services.db.db, scope, window)).map((row) => [row.index, row]),
-    );
-    const stepMs = (to.getTime() - from.getTime()) / query.buckets;
-    const buckets = Array.from({ length: query.buckets }, (_, index) => {
-      const row = rows.get(index);
-      return {
-        start: new Date(from.getTime() + index * stepMs).toISOString(),
-        total: row?.total ?? 0,
-        delivered: row?.delivered ?? 0,
-        failed: row?.failed ?? 0,
-        p50: oneDecimal(row?.p50 ?? null),
-        p95: oneDecimal(row?.p95 ?? null),
-        p99: oneDecimal(row?.p99 ?? null),
-      };
+    const timeline = await eventTimeline(services, c.get("actor"), {
+      webhookId: query.webhookId,
+      from: query.from ? new Date(query.from) : undefined,
+      to: query.to ? new Date(query.to) : undefined,
+      buckets: query.buckets,
     });
-    return c.json(
-      { from: from.toISOString(), to: to.toISOString(), bucketSeconds: stepMs / 1000, buckets },
-      200,
-    );
+    return c.json(timeline, 200);
   });
 }

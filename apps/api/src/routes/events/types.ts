@@ -1,12 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { listEventTypes } from "@hookflow/db";
+import { listEventTypes } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
 import {
   BEARER,
   EVENTS_TAG,
   errorResponses,
-  eventScopeFor,
   scopeGuard,
   WebhookIdQuery,
 } from "./event-route-kit.js";
@@ -35,7 +34,6 @@ const route = createRoute({
 export function registerEventTypes(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
     const { webhookId } = c.req.valid("query");
-    const scope = await eventScopeFor(services, c.get("actor"), webhookId);
-    return c.json(await listEventTypes(services.db.db, scope), 200);
+    return c.json(await listEventTypes(services, c.get("actor"), { webhookId }), 200);
   });
 }
