@@ -12,15 +12,9 @@ import type { FrozenWebhook } from "./frozen-graph.js";
  * - `parked`: the path would wait here (`park`: delay, approval, rateLimiter queue, merge);
  * - `would_deliver`: the path reached its end and would be delivered (`payload`).
  */
-export type TimeTravelResult =
-  | "passed"
-  | "forwarded"
-  | "blocked"
-  | "failed"
-  | "parked"
-  | "would_deliver";
+type TimeTravelResult = "passed" | "forwarded" | "blocked" | "failed" | "parked" | "would_deliver";
 
-export interface TimeTravelStep {
+interface TimeTravelStep {
   /** Node id (the webhook id for payload filters). */
   node: string;
   nodeType: string;
