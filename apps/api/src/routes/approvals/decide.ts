@@ -1,11 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { decideApproval } from "@hookflow/db";
-import { type ApprovalDecision, NotFoundError } from "@hookflow/domain";
+import type { ApprovalDecision } from "@hookflow/domain";
+import { decideApprovalEvent } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
 import { loadVisibleNode } from "../nodes/node-records.js";
 import { BEARER, errorResponses, idParams, scopeGuard } from "../nodes/resource-route-kit.js";
-import { APPROVAL_NODES_TAG, resumeDecided } from "./approval-route-kit.js";
+import { APPROVAL_NODES_TAG } from "./approval-route-kit.js";
 
 const DecideApprovalInput = z
   .object({ eventId: z.string().trim().min(1).max(100) })
@@ -62,15 +62,11 @@ export function registerDecideApproval(
     const { eventId } = c.req.valid("json");
     const actor = c.get("actor");
     const node = await loadVisibleNode(services, actor, "approval", id);
-    const decided = await decideApproval(services.db.db, {
-      target: { nodeId: node.id, eventId },
+    const decided = await decideApprovalEvent(services, actor, {
+      nodeId: node.id,
+      eventId,
       decision,
-      decidedBy: actor.userId,
-      now: services.now(),
     });
-    const first = decided[0];
-    if (!first) throw new NotFoundError("Event is not waiting at this approval node");
-    await resumeDecided(services, decided);
-    return c.json({ eventId, decision, decidedAt: first.decidedAt.toISOString() }, 200);
+    return c.json({ eventId, decision, decidedAt: decided.decidedAt.toISOString() }, 200);
   });
 }

@@ -1,6 +1,6 @@
-import type { ApprovalParkView } from "@hookflow/db";
 import type { ApprovalDecision } from "@hookflow/domain";
 import { escapeHtml as e } from "@hookflow/mail";
+import type { ApprovalPark } from "@hookflow/services";
 
 /**
  * The small HTML pages behind emailed approval links. Self-contained (no script, no external
@@ -37,7 +37,7 @@ function page(title: string, body: string): string {
   ].join("\n");
 }
 
-function details(park: ApprovalParkView): string {
+function details(park: ApprovalPark): string {
   const preview = park.payloadTruncated ? `${park.payloadPreview}\n…` : park.payloadPreview;
   return [
     "<table>",
@@ -53,7 +53,7 @@ function details(park: ApprovalParkView): string {
 }
 
 /** The page a link opens: nothing is decided until its button posts the form. */
-export function confirmPage(park: ApprovalParkView, decision: ApprovalDecision): string {
+export function confirmPage(park: ApprovalPark, decision: ApprovalDecision): string {
   const verb = VERB[decision];
   return page(
     `${verb.action} this event?`,
@@ -67,7 +67,7 @@ export function confirmPage(park: ApprovalParkView, decision: ApprovalDecision):
   );
 }
 
-export function decidedPage(park: ApprovalParkView, decision: ApprovalDecision): string {
+export function decidedPage(park: ApprovalPark, decision: ApprovalDecision): string {
   const outcome =
     decision === "approved"
       ? "The event continues through the pipeline."
@@ -75,7 +75,7 @@ export function decidedPage(park: ApprovalParkView, decision: ApprovalDecision):
   return page(VERB[decision].done, `<p>${outcome}</p>\n${details(park)}`);
 }
 
-function pastOutcome(park: ApprovalParkView): string {
+function pastOutcome(park: ApprovalPark): string {
   const when = park.decidedAt ? ` at ${park.decidedAt.toISOString()}` : "";
   const auto = park.decidedBy === "timeout" ? " automatically when the gate timed out" : "";
   switch (park.status) {
@@ -90,7 +90,7 @@ function pastOutcome(park: ApprovalParkView): string {
 }
 
 /** A second use of a link, or a link to a gate decided some other way. */
-export function alreadyDecidedPage(park: ApprovalParkView): string {
+export function alreadyDecidedPage(park: ApprovalPark): string {
   return page("Already decided", `<p>${e(pastOutcome(park))}</p>\n${details(park)}`);
 }
 

@@ -1,11 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { type ApprovalParkView, decideApproval, findApprovalPark } from "@hookflow/db";
-import { type ApprovalLinkClaims, verifyApprovalLinkToken } from "@hookflow/domain";
+import { type ApprovalLinkOutcome, decideApprovalLink, showApprovalLink } from "@hookflow/services";
 import type { Context } from "hono";
 import type { AuthEnv } from "../../auth/authenticate.js";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
-import { APPROVAL_LINKS_TAG, PREVIEW_CHARS, resumeDecided } from "./approval-route-kit.js";
+import { APPROVAL_LINKS_TAG } from "./approval-route-kit.js";
 import {
   alreadyDecidedPage,
   confirmPage,
@@ -14,9 +13,6 @@ import {
   invalidLinkPage,
   LINK_PAGE_HEADERS,
 } from "./link-pages.js";
-
-/** `decided_by` of decisions taken through an emailed link. */
-const EMAIL_LINK_DECIDER = "email-link";
 
 const TokenParams = z.object({
   token: z
@@ -64,48 +60,29 @@ const decideRoute = createRoute({
   responses: { 200: html("Decided"), ...PAGES },
 });
 
-type Verified = { ok: true; claims: ApprovalLinkClaims } | { ok: false; response: Response };
-
-function answer(c: Context<AuthEnv>, body: string, status: 200 | 401 | 404 | 409): Response {
+function answer(c: Context<AuthEnv>, outcome: ApprovalLinkOutcome): Response {
   for (const [name, value] of Object.entries(LINK_PAGE_HEADERS)) c.header(name, value);
-  return c.html(body, status);
-}
-
-function verify(c: Context<AuthEnv>, services: ApiServices, token: string): Verified {
-  const result = verifyApprovalLinkToken(services.config.secret, token, services.now().getTime());
-  if (result.ok) return result;
-  return { ok: false, response: answer(c, invalidLinkPage(result.reason), 401) };
-}
-
-function loadPark(services: ApiServices, parkId: string): Promise<ApprovalParkView | undefined> {
-  return findApprovalPark(services.db.db, parkId, PREVIEW_CHARS);
+  switch (outcome.kind) {
+    case "invalid":
+      return c.html(invalidLinkPage(outcome.reason), 401);
+    case "gone":
+      return c.html(goneParkPage(), 404);
+    case "alreadyDecided":
+      return c.html(alreadyDecidedPage(outcome.park), 409);
+    case "confirm":
+      return c.html(confirmPage(outcome.park, outcome.decision), 200);
+    case "decided":
+      return c.html(decidedPage(outcome.park, outcome.decision), 200);
+  }
 }
 
 /** `GET` shows, `POST` decides: the link in the mail is safe to prefetch. */
 export function registerApprovalLinkRoutes(app: ApiApp, services: ApiServices): void {
-  app.openapi(showRoute, async (c) => {
-    const verified = verify(c, services, c.req.valid("param").token);
-    if (!verified.ok) return verified.response;
-    const park = await loadPark(services, verified.claims.parkId);
-    if (!park) return answer(c, goneParkPage(), 404);
-    if (park.status !== "waiting") return answer(c, alreadyDecidedPage(park), 409);
-    return answer(c, confirmPage(park, verified.claims.decision), 200);
-  });
+  app.openapi(showRoute, async (c) =>
+    answer(c, await showApprovalLink(services, c.req.valid("param"))),
+  );
 
-  app.openapi(decideRoute, async (c) => {
-    const verified = verify(c, services, c.req.valid("param").token);
-    if (!verified.ok) return verified.response;
-    const { parkId, decision } = verified.claims;
-    const decided = await decideApproval(services.db.db, {
-      target: { parkId },
-      decision,
-      decidedBy: EMAIL_LINK_DECIDER,
-      now: services.now(),
-    });
-    const park = await loadPark(services, parkId);
-    if (!park) return answer(c, goneParkPage(), 404);
-    if (decided.length === 0) return answer(c, alreadyDecidedPage(park), 409);
-    await resumeDecided(services, decided);
-    return answer(c, decidedPage(park, decision), 200);
-  });
+  app.openapi(decideRoute, async (c) =>
+    answer(c, await decideApprovalLink(services, c.req.valid("param"))),
+  );
 }

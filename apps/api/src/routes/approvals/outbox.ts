@@ -1,7 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { listMailOfSource } from "@hookflow/db";
-import { redactApprovalLinks } from "@hookflow/mail";
-import { hasScope } from "@hookflow/services";
+import { listApprovalOutbox } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
 import { loadVisibleNode } from "../nodes/node-records.js";
@@ -43,22 +41,17 @@ const route = approvalNodeListRoute({
   item: OutboxMail,
 });
 
-function statusOf(value: string): "outbox" | "sent" | "failed" | "refused" {
-  return value === "sent" || value === "failed" || value === "refused" ? value : "outbox";
-}
-
 export function registerApprovalOutbox(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     const { page, limit } = c.req.valid("query");
     const actor = c.get("actor");
     const node = await loadVisibleNode(services, actor, "approval", id);
-    const shown = hasScope(actor, "events:write") ? (text: string) => text : redactApprovalLinks;
-    const { items, total } = await listMailOfSource(
-      services.db.db,
-      { sourceType: "approval", sourceId: node.id },
-      { page, limit },
-    );
+    const { items, total } = await listApprovalOutbox(services, actor, {
+      nodeId: node.id,
+      page,
+      limit,
+    });
     c.header("X-Total-Count", String(total));
     return c.json(
       items.map((mail) => ({
@@ -67,9 +60,9 @@ export function registerApprovalOutbox(app: ApiApp, services: ApiServices): void
         eventId: mail.eventId,
         to: mail.to,
         subject: mail.subject,
-        text: shown(mail.text),
-        html: shown(mail.html),
-        status: statusOf(mail.status),
+        text: mail.text,
+        html: mail.html,
+        status: mail.status,
         error: mail.error,
         createdAt: mail.createdAt.toISOString(),
         sentAt: mail.sentAt?.toISOString() ?? null,

@@ -1,10 +1,9 @@
 import { z } from "@hono/zod-openapi";
-import { listPendingApprovals } from "@hookflow/db";
+import { listPendingApprovals, PREVIEW_CHARS } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
 import { loadVisibleNode } from "../nodes/node-records.js";
 import { approvalNodeListRoute } from "./approval-node-list-route.js";
-import { PREVIEW_CHARS } from "./approval-route-kit.js";
 
 const PendingApproval = z
   .object({
@@ -40,11 +39,7 @@ export function registerPendingApprovals(app: ApiApp, services: ApiServices): vo
     const { id } = c.req.valid("param");
     const { page, limit } = c.req.valid("query");
     const node = await loadVisibleNode(services, c.get("actor"), "approval", id);
-    const { items, total } = await listPendingApprovals(services.db.db, node.id, {
-      page,
-      limit,
-      previewChars: PREVIEW_CHARS,
-    });
+    const { items, total } = await listPendingApprovals(services, { nodeId: node.id, page, limit });
     c.header("X-Total-Count", String(total));
     return c.json(
       items.map((item) => ({

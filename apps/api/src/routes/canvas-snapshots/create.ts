@@ -1,17 +1,15 @@
 import { createRoute } from "@hono/zod-openapi";
-import { insertCanvasSnapshot, withGraphWriteLock } from "@hookflow/db";
-import { newId } from "@hookflow/domain";
-import { ownershipOf } from "@hookflow/services";
+import { createCanvasSnapshot } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
 import { BEARER, errorResponses, scopeGuard } from "../nodes/resource-route-kit.js";
-import { checkCanvasEdges, freezeCanvas } from "./freeze-canvas.js";
+import { canvasWriteContext } from "./canvas-node-reads.js";
 import { CreateCanvasSnapshotInput } from "./snapshot-input.js";
 import {
   CanvasSnapshotResponse,
   SNAPSHOT_PATH,
   SNAPSHOTS_TAG,
-  snapshotResponseFor,
+  toSnapshotResponse,
 } from "./snapshot-records.js";
 
 const route = createRoute({
@@ -47,23 +45,11 @@ const route = createRoute({
 
 export function registerCreateCanvasSnapshot(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
-    const actor = c.get("actor");
-    const input = c.req.valid("json");
-    checkCanvasEdges(input.nodes, input.edges);
-    const now = services.now();
-    // The freeze locks the scopes of the records it reads (see freezeCanvas).
-    const row = await withGraphWriteLock(services.db.db, [], async (tx) =>
-      insertCanvasSnapshot(tx, {
-        id: newId("canvasSnapshot", now.getTime()),
-        ...ownershipOf(actor),
-        name: input.name,
-        nodes: input.nodes,
-        edges: input.edges,
-        graph: await freezeCanvas(tx, services.db, actor, input.nodes, now),
-        createdAt: now,
-        updatedAt: now,
-      }),
+    const snapshot = await createCanvasSnapshot(
+      canvasWriteContext(services),
+      c.get("actor"),
+      c.req.valid("json"),
     );
-    return c.json(await snapshotResponseFor(services, actor, row), 201);
+    return c.json(toSnapshotResponse(snapshot), 201);
   });
 }

@@ -1,15 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
-import { deleteCanvasSnapshot } from "@hookflow/db";
-import { NotFoundError } from "@hookflow/domain";
+import { deleteCanvasSnapshot } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
 import { BEARER, errorResponses, idParams, scopeGuard } from "../nodes/resource-route-kit.js";
-import {
-  loadVisibleSnapshot,
-  SNAPSHOT_EXAMPLE_ID,
-  SNAPSHOT_PATH,
-  SNAPSHOTS_TAG,
-} from "./snapshot-records.js";
+import { SNAPSHOT_EXAMPLE_ID, SNAPSHOT_PATH, SNAPSHOTS_TAG } from "./snapshot-records.js";
 
 const route = createRoute({
   operationId: "deleteCanvasSnapshot",
@@ -30,11 +24,7 @@ const route = createRoute({
 
 export function registerDeleteCanvasSnapshot(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
-    const { id } = c.req.valid("param");
-    await loadVisibleSnapshot(services, c.get("actor"), id);
-    if (!(await deleteCanvasSnapshot(services.db.db, id))) {
-      throw new NotFoundError("Canvas snapshot not found");
-    }
+    await deleteCanvasSnapshot(services, c.get("actor"), c.req.valid("param"));
     return c.body(null, 204);
   });
 }

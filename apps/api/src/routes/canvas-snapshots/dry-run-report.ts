@@ -1,9 +1,12 @@
 import { z } from "@hono/zod-openapi";
-import { predictFinalStatus, type RunResult } from "@hookflow/pipeline";
-import type { FrozenWebhook } from "./frozen-graph.js";
+
+// The time-travel answer's OpenAPI schema. `buildTimeTravelReport` (@hookflow/services) builds
+// the answer; the time-travel route takes both from here.
+export { buildTimeTravelReport } from "@hookflow/services";
 
 /**
- * What each step of a time-travel run says (docs/decisions.md, "Node families and canvas"):
+ * What each step of a time-travel run says (docs/decisions.md, "Node families and canvas"; see
+ * TimeTravelResult in @hookflow/services):
  * - `passed`: the node let the event through (`payload` shows it when the node changed it);
  * - `forwarded`: a router or rate limiter sent it on as a new event (`forwardedTo` webhooks), or
  *   a flow link would run its webhook's pipeline (`payload`: what it would be called with);
@@ -38,7 +41,6 @@ const TimeTravelStep = z
     }),
   })
   .openapi("TimeTravelStep");
-type TimeTravelStep = z.infer<typeof TimeTravelStep>;
 
 export const TimeTravelReport = z
   .object({
@@ -53,73 +55,3 @@ export const TimeTravelReport = z
     }),
   })
   .openapi("TimeTravelReport");
-export type TimeTravelReport = z.infer<typeof TimeTravelReport>;
-
-/** Turns a dry run's steps and outcomes into the time-travel answer. */
-export function buildTimeTravelReport(run: RunResult, webhook: FrozenWebhook): TimeTravelReport {
-  const forwards = new Map<string, string[]>();
-  /** What each flow link would run its webhook's pipeline on (nothing is called in a dry run). */
-  const linkInputs = new Map<string, unknown>();
-  for (const outcome of run.outcomes) {
-    if (outcome.kind !== "forward") continue;
-    const list = forwards.get(outcome.viaNodeId) ?? [];
-    if (!list.includes(outcome.webhookId)) list.push(outcome.webhookId);
-    forwards.set(outcome.viaNodeId, list);
-    if (outcome.viaNodeType === "flowLink") linkInputs.set(outcome.viaNodeId, outcome.payload);
-  }
-  const names = new Map<string, string>();
-  const steps: TimeTravelStep[] = [];
-  for (const step of run.steps) {
-    const isWebhook = step.nodeType === "webhook";
-    const name = step.nodeName ?? (isWebhook ? webhook.name : step.nodeId);
-    names.set(step.nodeId, name);
-    if (step.status === "running") continue;
-    const base = { node: step.nodeId, nodeType: step.nodeType, name };
-    if (step.status === "blocked") {
-      steps.push({ ...base, result: "blocked", reason: step.error ?? "stopped" });
-    } else if (step.status === "error") {
-      steps.push({ ...base, result: "failed", error: step.error ?? "failed" });
-    } else {
-      const forwardedTo = forwards.get(step.nodeId);
-      steps.push({
-        ...base,
-        result: forwardedTo ? "forwarded" : "passed",
-        ...(forwardedTo ? { forwardedTo } : {}),
-        ...(step.lastPayload !== undefined ? { payload: step.lastPayload } : {}),
-        ...(linkInputs.has(step.nodeId) ? { payload: linkInputs.get(step.nodeId) } : {}),
-        ...(step.detail?.dryRun === true ? { wouldCall: step.detail.wouldCall } : {}),
-      });
-    }
-  }
-  for (const outcome of run.outcomes) {
-    if (outcome.kind === "parked") {
-      steps.push({
-        node: outcome.nodeId,
-        nodeType: outcome.nodeType,
-        name: names.get(outcome.nodeId) ?? outcome.nodeId,
-        result: "parked",
-        park: outcome.park,
-      });
-    } else if (outcome.kind === "deliver") {
-      steps.push({
-        node: webhook.id,
-        nodeType: "delivery",
-        name: webhook.targetUrl === "" ? webhook.name : `${webhook.name} -> ${webhook.targetUrl}`,
-        result: "would_deliver",
-        payload: outcome.payload,
-      });
-    }
-  }
-  const matched = new Set(
-    steps
-      .filter(
-        (s) => s.nodeType !== "webhook" && (s.result === "passed" || s.result === "forwarded"),
-      )
-      .map((s) => s.node),
-  );
-  return {
-    steps,
-    finalStatus: predictFinalStatus(run.outcomes),
-    matchedNodes: matched.size,
-  };
-}

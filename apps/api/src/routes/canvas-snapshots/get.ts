@@ -1,14 +1,14 @@
 import { createRoute } from "@hono/zod-openapi";
+import { getCanvasSnapshot } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
 import { BEARER, errorResponses, idParams, scopeGuard } from "../nodes/resource-route-kit.js";
 import {
   CanvasSnapshotResponse,
-  loadVisibleSnapshot,
   SNAPSHOT_EXAMPLE_ID,
   SNAPSHOT_PATH,
   SNAPSHOTS_TAG,
-  snapshotResponseFor,
+  toSnapshotResponse,
 } from "./snapshot-records.js";
 
 const route = createRoute({
@@ -35,8 +35,7 @@ const route = createRoute({
 
 export function registerGetCanvasSnapshot(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
-    const actor = c.get("actor");
-    const row = await loadVisibleSnapshot(services, actor, c.req.valid("param").id);
-    return c.json(await snapshotResponseFor(services, actor, row), 200);
+    const snapshot = await getCanvasSnapshot(services, c.get("actor"), c.req.valid("param"));
+    return c.json(toSnapshotResponse(snapshot), 200);
   });
 }

@@ -1,16 +1,14 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { listCanvasSnapshotsPage } from "@hookflow/db";
+import { listCanvasSnapshots } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
 import {
-  actingScope,
   BEARER,
   errorResponses,
   PageQuery,
   scopeGuard,
   TotalCountHeader,
 } from "../nodes/resource-route-kit.js";
-import { visibleSnapshots } from "./redact-snapshot.js";
 import {
   CanvasSnapshotResponse,
   SNAPSHOT_PATH,
@@ -43,15 +41,12 @@ const route = createRoute({
 
 export function registerListCanvasSnapshots(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
-    const { page, limit } = c.req.valid("query");
-    const actor = c.get("actor");
-    const { rows, total } = await listCanvasSnapshotsPage(services.db.db, {
-      scope: actingScope(actor),
-      offset: (page - 1) * limit,
-      limit,
-    });
+    const { items, total } = await listCanvasSnapshots(
+      services,
+      c.get("actor"),
+      c.req.valid("query"),
+    );
     c.header("X-Total-Count", String(total));
-    const visible = await visibleSnapshots(services, actor, rows);
-    return c.json(visible.map(toSnapshotResponse), 200);
+    return c.json(items.map(toSnapshotResponse), 200);
   });
 }

@@ -1,18 +1,16 @@
 import { createRoute } from "@hono/zod-openapi";
-import { type CanvasSnapshotPatch, updateCanvasSnapshot, withGraphWriteLock } from "@hookflow/db";
-import { NotFoundError } from "@hookflow/domain";
+import { updateCanvasSnapshot } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
 import { BEARER, errorResponses, idParams, scopeGuard } from "../nodes/resource-route-kit.js";
-import { checkCanvasEdges, freezeCanvas } from "./freeze-canvas.js";
-import { type CanvasEdge, type CanvasNode, UpdateCanvasSnapshotInput } from "./snapshot-input.js";
+import { canvasWriteContext } from "./canvas-node-reads.js";
+import { UpdateCanvasSnapshotInput } from "./snapshot-input.js";
 import {
   CanvasSnapshotResponse,
-  loadVisibleSnapshot,
   SNAPSHOT_EXAMPLE_ID,
   SNAPSHOT_PATH,
   SNAPSHOTS_TAG,
-  snapshotResponseFor,
+  toSnapshotResponse,
 } from "./snapshot-records.js";
 
 const route = createRoute({
@@ -46,26 +44,10 @@ const route = createRoute({
 
 export function registerUpdateCanvasSnapshot(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
-    const actor = c.get("actor");
-    const { id } = c.req.valid("param");
-    const input = c.req.valid("json");
-    const current = await loadVisibleSnapshot(services, actor, id);
-    const nodes = input.nodes ?? (current.nodes as CanvasNode[]);
-    const edges = input.edges ?? (current.edges as CanvasEdge[]);
-    const relayout = input.nodes !== undefined || input.edges !== undefined;
-    if (relayout) checkCanvasEdges(nodes, edges);
-    const now = services.now();
-    const row = await withGraphWriteLock(services.db.db, [], async (tx) => {
-      const patch: CanvasSnapshotPatch = { updatedAt: now };
-      if (input.name !== undefined) patch.name = input.name;
-      if (relayout) {
-        patch.nodes = nodes;
-        patch.edges = edges;
-        patch.graph = await freezeCanvas(tx, services.db, actor, nodes, now);
-      }
-      return updateCanvasSnapshot(tx, id, patch);
+    const snapshot = await updateCanvasSnapshot(canvasWriteContext(services), c.get("actor"), {
+      ...c.req.valid("json"),
+      id: c.req.valid("param").id,
     });
-    if (!row) throw new NotFoundError("Canvas snapshot not found");
-    return c.json(await snapshotResponseFor(services, actor, row), 200);
+    return c.json(toSnapshotResponse(snapshot), 200);
   });
 }

@@ -1,7 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
-import { insertCredential } from "@hookflow/db";
-import { newId, parseCredentialData } from "@hookflow/domain";
-import { ownershipOf } from "@hookflow/services";
+import { createCredential } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import { BEARER, scopeGuard } from "../../http/route-kit.js";
 import type { ApiServices } from "../../services.js";
@@ -10,12 +8,10 @@ import {
   CreateCredentialInput,
   CredentialResponse,
   credentialErrors,
-  sealCredentialData,
   toCredentialResponse,
 } from "./credential-schemas.js";
 
 export function registerCreateCredential(app: ApiApp, services: ApiServices): void {
-  const { keyRing } = services;
   const create = createRoute({
     operationId: "createCredential",
     method: "post",
@@ -37,19 +33,7 @@ export function registerCreateCredential(app: ApiApp, services: ApiServices): vo
     },
   });
   app.openapi(create, async (c) => {
-    const body = c.req.valid("json");
-    const data = parseCredentialData(body.type, body.data);
-    const now = services.now();
-    const id = newId("credential", now.getTime());
-    const row = await insertCredential(services.db.db, {
-      id,
-      ...ownershipOf(c.get("actor")),
-      name: body.name,
-      type: body.type,
-      data: sealCredentialData(keyRing, id, data),
-      createdAt: now,
-      updatedAt: now,
-    });
-    return c.json(toCredentialResponse(keyRing, row), 201);
+    const credential = await createCredential(services, c.get("actor"), c.req.valid("json"));
+    return c.json(toCredentialResponse(credential), 201);
   });
 }

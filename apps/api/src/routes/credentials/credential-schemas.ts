@@ -1,15 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import type { CredentialRow } from "@hookflow/db";
-import {
-  CREDENTIAL_TYPES,
-  type CredentialData,
-  type CredentialType,
-  credentialPreview,
-  credentialSealContext,
-  type KeyRing,
-  parseCredentialData,
-  type Sealed,
-} from "@hookflow/domain";
+import { CREDENTIAL_TYPES } from "@hookflow/domain";
+import type { CredentialView } from "@hookflow/services";
 import { errorResponsesOf } from "../../http/route-kit.js";
 
 const CredentialName = z.string().trim().min(1).max(200);
@@ -65,37 +56,17 @@ export function credentialErrors(...codes: Array<400 | 401 | 403 | 404 | 409>) {
   );
 }
 
-export function isCredentialType(value: string): value is CredentialType {
-  return (CREDENTIAL_TYPES as readonly string[]).includes(value);
-}
-
-/** The row's data opened and checked against its type; undefined when it cannot be opened. */
-function openCredential(keyRing: KeyRing, row: CredentialRow): CredentialData | undefined {
-  if (!isCredentialType(row.type)) return undefined;
-  try {
-    const plain = keyRing.open(row.data as Sealed, credentialSealContext(row.id));
-    return parseCredentialData(row.type, JSON.parse(plain));
-  } catch {
-    return undefined;
-  }
-}
-
-export function sealCredentialData(keyRing: KeyRing, id: string, data: CredentialData): string {
-  return keyRing.seal(JSON.stringify(data.data), credentialSealContext(id));
-}
-
-/** What every route answers: never the data, only its preview. */
-export function toCredentialResponse(keyRing: KeyRing, row: CredentialRow) {
-  const opened = openCredential(keyRing, row);
+/** The answer for a credential: its view (never the data) with the wire's `_id` and dates. */
+export function toCredentialResponse(view: CredentialView) {
   return {
-    id: row.id,
-    _id: row.id,
-    name: row.name,
-    type: isCredentialType(row.type) ? row.type : ("bearer" as const),
-    preview: opened ? credentialPreview(opened) : null,
-    ownerId: row.ownerId,
-    organizationId: row.organizationId,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
+    id: view.id,
+    _id: view.id,
+    name: view.name,
+    type: view.type,
+    preview: view.preview,
+    ownerId: view.ownerId,
+    organizationId: view.organizationId,
+    createdAt: view.createdAt.toISOString(),
+    updatedAt: view.updatedAt.toISOString(),
   };
 }

@@ -1,10 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
-import { deleteCredential, findNodesUsingCredential } from "@hookflow/db";
-import { ConflictError } from "@hookflow/domain";
+import { deleteCredential } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import { BEARER, scopeGuard } from "../../http/route-kit.js";
 import type { ApiServices } from "../../services.js";
-import { ID, loadVisibleCredential, TAG } from "./credential-route-kit.js";
+import { ID, TAG } from "./credential-route-kit.js";
 import { credentialErrors } from "./credential-schemas.js";
 
 export function registerDeleteCredential(app: ApiApp, services: ApiServices): void {
@@ -21,16 +20,7 @@ export function registerDeleteCredential(app: ApiApp, services: ApiServices): vo
     responses: { 204: { description: "Deleted" }, ...credentialErrors(401, 403, 404, 409) },
   });
   app.openapi(route, async (c) => {
-    const { id } = c.req.valid("param");
-    await loadVisibleCredential(services, c.get("actor"), id);
-    const users = await findNodesUsingCredential(services.db.db, id);
-    const [first] = users;
-    if (first) {
-      throw new ConflictError(
-        `Credential is used by ${first.family} node ${first.id}; change or delete it first`,
-      );
-    }
-    await deleteCredential(services.db.db, id);
+    await deleteCredential(services, c.get("actor"), c.req.valid("param"));
     return c.body(null, 204);
   });
 }

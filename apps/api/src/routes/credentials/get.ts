@@ -1,8 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
+import { getCredential } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import { BEARER, scopeGuard } from "../../http/route-kit.js";
 import type { ApiServices } from "../../services.js";
-import { ID, json, loadVisibleCredential, TAG } from "./credential-route-kit.js";
+import { ID, json, TAG } from "./credential-route-kit.js";
 import {
   CredentialResponse,
   credentialErrors,
@@ -10,7 +11,6 @@ import {
 } from "./credential-schemas.js";
 
 export function registerGetCredential(app: ApiApp, services: ApiServices): void {
-  const { keyRing } = services;
   const get = createRoute({
     operationId: "getCredential",
     method: "get",
@@ -27,7 +27,7 @@ export function registerGetCredential(app: ApiApp, services: ApiServices): void 
     },
   });
   app.openapi(get, async (c) => {
-    const row = await loadVisibleCredential(services, c.get("actor"), c.req.valid("param").id);
-    return c.json(toCredentialResponse(keyRing, row), 200);
+    const credential = await getCredential(services, c.get("actor"), c.req.valid("param"));
+    return c.json(toCredentialResponse(credential), 200);
   });
 }

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { listCredentialsPage } from "@hookflow/db";
+import { listCredentials } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
-import { actingScope, BEARER, scopeGuard } from "../../http/route-kit.js";
+import { BEARER, scopeGuard } from "../../http/route-kit.js";
 import type { ApiServices } from "../../services.js";
 import { PageQuery, TotalCountHeader } from "../nodes/resource-route-kit.js";
 import { json, TAG } from "./credential-route-kit.js";
@@ -12,7 +12,6 @@ import {
 } from "./credential-schemas.js";
 
 export function registerListCredentials(app: ApiApp, services: ApiServices): void {
-  const { keyRing } = services;
   const list = createRoute({
     operationId: "listCredentials",
     method: "get",
@@ -34,16 +33,8 @@ export function registerListCredentials(app: ApiApp, services: ApiServices): voi
     },
   });
   app.openapi(list, async (c) => {
-    const { page, limit } = c.req.valid("query");
-    const { rows, total } = await listCredentialsPage(services.db.db, {
-      scope: actingScope(c.get("actor")),
-      offset: (page - 1) * limit,
-      limit,
-    });
+    const { items, total } = await listCredentials(services, c.get("actor"), c.req.valid("query"));
     c.header("X-Total-Count", String(total));
-    return c.json(
-      rows.map((row) => toCredentialResponse(keyRing, row)),
-      200,
-    );
+    return c.json(items.map(toCredentialResponse), 200);
   });
 }

@@ -1,10 +1,10 @@
 import { type CanvasSnapshotRow, findGraphWebhooks } from "@hookflow/db";
 import type { OwnerColumns } from "@hookflow/domain";
-import type { Actor } from "@hookflow/services";
-import { canSee } from "@hookflow/services";
-import type { ApiServices } from "../../services.js";
+import { canSee } from "../access.js";
+import type { Actor } from "../actor.js";
+import type { ServiceContext } from "../context.js";
+import type { CanvasEdge, CanvasNode } from "./canvas-layout.js";
 import { type FrozenGraph, isHidden, parseFrozenGraph } from "./frozen-graph.js";
-import type { CanvasNode } from "./snapshot-input.js";
 
 /** Who may read a record of a frozen graph; the viewer's rights now, not the saver's then. */
 export type CanRead = (owner: OwnerColumns) => boolean;
@@ -76,11 +76,17 @@ function redactCanvasNodes(nodes: readonly CanvasNode[], hidden: ReadonlySet<str
   });
 }
 
-/** A snapshot row's layout and frozen graph as `actor` may see them. */
-export interface VisibleSnapshot {
-  row: CanvasSnapshotRow;
+/** A snapshot with its layout and frozen graph as `actor` may see them. */
+export interface CanvasSnapshotView {
+  id: string;
+  name: string;
   nodes: CanvasNode[];
+  edges: CanvasEdge[];
   graph: FrozenGraph;
+  ownerId: string;
+  organizationId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
 }
 
 /**
@@ -89,20 +95,30 @@ export interface VisibleSnapshot {
  * reads its records in a snapshot of their own, nor a member another member's personal ones.
  */
 export async function visibleSnapshots(
-  services: ApiServices,
+  ctx: Pick<ServiceContext, "db">,
   actor: Actor,
   rows: readonly CanvasSnapshotRow[],
-): Promise<VisibleSnapshot[]> {
+): Promise<CanvasSnapshotView[]> {
   const graphs = rows.map((row) => parseFrozenGraph(row.graph));
   const unowned = graphs.flatMap((graph) =>
     graph.webhooks.filter((w) => !isHidden(w) && w.ownerId === undefined).map((w) => w.id),
   );
   const owners = new Map<string, OwnerColumns>(
-    (await findGraphWebhooks(services.db.db, unowned)).map((w) => [w.id, w]),
+    (await findGraphWebhooks(ctx.db.db, unowned)).map((w) => [w.id, w]),
   );
   const canRead = readableBy(actor);
   return rows.map((row, i) => {
     const graph = redactFrozenGraph(graphs[i] as FrozenGraph, canRead, owners);
-    return { row, graph, nodes: redactCanvasNodes(row.nodes as CanvasNode[], hiddenIdsOf(graph)) };
+    return {
+      id: row.id,
+      name: row.name,
+      nodes: redactCanvasNodes(row.nodes as CanvasNode[], hiddenIdsOf(graph)),
+      edges: row.edges as CanvasEdge[],
+      graph,
+      ownerId: row.ownerId,
+      organizationId: row.organizationId,
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+    };
   });
 }

@@ -1,4 +1,4 @@
-import { type DbExecutor, type DbHandle, findGraphWebhooks, lockGraphScopes } from "@hookflow/db";
+import { type DbExecutor, findGraphWebhooks, lockGraphScopes } from "@hookflow/db";
 import { ownerScopeOf, ValidationError } from "@hookflow/domain";
 import {
   buildGraph,
@@ -6,13 +6,11 @@ import {
   familyOfNodeType,
   type PipelineNode,
 } from "@hookflow/pipeline";
-import type { Actor } from "@hookflow/services";
-import { checkReferencedRecords, type RecordReference } from "../nodes/check-node-references.js";
-import { liveGraphNodes } from "../nodes/live-graph.js";
-import { toPipelineNode } from "../nodes/node-records.js";
+import type { Actor } from "../actor.js";
+import type { CanvasNode } from "./canvas-layout.js";
+import type { CanvasNodeReads, RecordReference } from "./canvas-node-reads.js";
 import { type FrozenGraph, freezeNode, freezeWebhook } from "./frozen-graph.js";
 import { readableBy, redactFrozenGraph } from "./redact-snapshot.js";
-import type { CanvasEdge, CanvasNode } from "./snapshot-input.js";
 
 /**
  * The records a canvas names: `data.webhookId` and `data.nodeId` of its nodes. A `webhook` node
@@ -54,18 +52,6 @@ function namedRecords(nodes: readonly CanvasNode[]): {
   return { webhooks, nodes: records };
 }
 
-/** Every edge joins two nodes of the canvas. */
-export function checkCanvasEdges(nodes: readonly CanvasNode[], edges: readonly CanvasEdge[]): void {
-  const ids = new Set(nodes.map((node) => node.id));
-  edges.forEach((edge, i) => {
-    for (const end of ["source", "target"] as const) {
-      if (!ids.has(edge[end])) {
-        throw new ValidationError(`edges.${i}.${end}: Unknown canvas node ${edge[end]}`);
-      }
-    }
-  });
-}
-
 /**
  * Checks the records the canvas names (each must exist and be visible to the caller, else 400
  * naming the field) and freezes the graph it shows, as it is now: the named nodes, the graph of
@@ -78,13 +64,13 @@ export function checkCanvasEdges(nodes: readonly CanvasNode[], edges: readonly C
  */
 export async function freezeCanvas(
   tx: DbExecutor,
-  handle: DbHandle,
+  reads: CanvasNodeReads,
   actor: Actor,
   canvas: readonly CanvasNode[],
   now: Date,
 ): Promise<FrozenGraph> {
   const named = namedRecords(canvas);
-  const records = await checkReferencedRecords(tx, actor, null, [
+  const records = await reads.checkReferencedRecords(tx, actor, [
     ...named.webhooks,
     ...named.nodes,
   ]);
@@ -93,12 +79,10 @@ export async function freezeCanvas(
     [...records.webhooks.values(), ...records.nodes.values()].map(ownerScopeOf),
   );
 
-  const nodes = new Map<string, PipelineNode>(
-    [...records.nodes.values()].map((row) => [row.id, toPipelineNode(row)]),
-  );
+  const nodes = new Map<string, PipelineNode>(records.nodes);
   const webhookIds = [...new Set(named.webhooks.map((ref) => ref.id))];
   for (const webhookId of webhookIds) {
-    for (const node of await liveGraphNodes(handle, webhookId)) nodes.set(node.id, node);
+    for (const node of await reads.liveGraphNodes(webhookId)) nodes.set(node.id, node);
   }
   const ordered = [...nodes.values()].sort(
     (a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id),

@@ -1,0 +1,11 @@
+export type { CanvasEdge, CanvasNode } from "./canvas-layout.js";
+export type { CanvasNodeReads, CanvasWriteContext } from "./canvas-node-reads.js";
+export * from "./create-canvas-snapshot.js";
+export * from "./delete-canvas-snapshot.js";
+export { FrozenGraph, parseFrozenGraph, thawGraph } from "./frozen-graph.js";
+export * from "./get-canvas-snapshot.js";
+export * from "./list-canvas-snapshots.js";
+export { loadVisibleSnapshot } from "./load-snapshot.js";
+export type { CanvasSnapshotView } from "./redact-snapshot.js";
+export { buildTimeTravelReport, type TimeTravelReport } from "./time-travel-report.js";
+export * from "./update-canvas-snapshot.js";
