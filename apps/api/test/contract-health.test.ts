@@ -1,5 +1,9 @@
-import { type ContractHealthInput, checkContractHealth } from "@hookflow/services";
-import { liveWebhookGraph, reachableNodesOf } from "../src/routes/nodes/live-graph.js";
+import {
+  type ContractHealthInput,
+  checkContractHealth,
+  liveWebhookGraph,
+  reachableNodesOf,
+} from "@hookflow/services";
 import { createApiKeyFor, createUserWithSession } from "./fixtures.js";
 import { type ApiHarness, startApi } from "./harness.js";
 import { createNode, insertEventRow, insertWebhookRow, webhookInput } from "./nodes-fixtures.js";

@@ -10,3 +10,9 @@ export function actingScope(actor: Actor): RecordListScope {
     ? { organizationId: actor.organizationId }
     : { personalOf: actor.userId };
 }
+
+/** A page as the lists take it: 1-based `page` of `limit` records. */
+export interface PageInput {
+  page: number;
+  limit: number;
+}

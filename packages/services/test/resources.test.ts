@@ -17,7 +17,6 @@ import {
 import { Redis } from "ioredis";
 import {
   type Actor,
-  type CanvasWriteContext,
   createCanvasSnapshot,
   createCredential,
   decideApprovalEvent,
@@ -36,7 +35,7 @@ import {
 let database: TestDatabase;
 let redisPrefix: TestRedisPrefix;
 let redis: Redis;
-let ctx: CanvasWriteContext & { config: { secret: string } };
+let ctx: ServiceContext & { config: { secret: string } };
 let alice: Actor;
 let bob: Actor;
 
@@ -83,11 +82,6 @@ beforeAll(async () => {
   ctx = {
     ...base,
     config: { secret: "test-secret-test-secret-test-secret-123" },
-    // The canvases here name no records: nothing to read.
-    canvasNodeReads: {
-      checkReferencedRecords: async () => ({ nodes: new Map(), webhooks: new Map() }),
-      liveGraphNodes: async () => [],
-    },
   };
   alice = await newUser("alice");
   bob = await newUser("bob");
@@ -173,7 +167,7 @@ describe("canvas snapshot verbs", () => {
 });
 
 describe("approval verbs", () => {
-  it("answer 404 for an event not waiting at the gate", async () => {
+  it("answer 404 for an approval node or event that is not there", async () => {
     await expect(
       decideApprovalEvent(ctx, alice, {
         nodeId: "apr_none",

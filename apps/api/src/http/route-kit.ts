@@ -1,6 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import type { RecordListScope } from "@hookflow/db";
-import type { Actor, Scope } from "@hookflow/services";
+import type { Scope } from "@hookflow/services";
 import { requireScope } from "@hookflow/services";
 import type { MiddlewareHandler } from "hono";
 import type { AuthEnv } from "../auth/authenticate.js";
@@ -48,14 +47,4 @@ export function errorResponsesOf<C extends ErrorStatus>(
   codes: readonly C[],
 ) {
   return Object.fromEntries(codes.map((code) => [code, errorAnswer(text[code])]));
-}
-
-/**
- * The records a list shows: the organization's when the request acts for one (X-Organization-Id
- * or an organization key), else the caller's personal ones.
- */
-export function actingScope(actor: Actor): RecordListScope {
-  return actor.organizationId !== null
-    ? { organizationId: actor.organizationId }
-    : { personalOf: actor.userId };
 }

@@ -2,10 +2,11 @@ import { decideApproval } from "@hookflow/db";
 import { type ApprovalDecision, NotFoundError } from "@hookflow/domain";
 import type { Actor } from "../actor.js";
 import type { ServiceContext } from "../context.js";
+import { loadVisibleNode } from "../nodes/node-records.js";
 import { resumeDecided } from "./resume-decided.js";
 
 export interface DecideApprovalEventInput {
-  /** The approval node, already loaded as visible to the actor. */
+  /** The approval node (404 when the actor cannot see it, 403 when another owner's). */
   nodeId: string;
   eventId: string;
   decision: ApprovalDecision;
@@ -20,7 +21,8 @@ export async function decideApprovalEvent(
   actor: Actor,
   input: DecideApprovalEventInput,
 ): Promise<{ eventId: string; decision: ApprovalDecision; decidedAt: Date }> {
-  const { nodeId, eventId, decision } = input;
+  const { eventId, decision } = input;
+  const { id: nodeId } = await loadVisibleNode(ctx, actor, "approval", input.nodeId);
   const decided = await decideApproval(ctx.db.db, {
     target: { nodeId, eventId },
     decision,

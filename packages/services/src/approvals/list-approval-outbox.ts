@@ -3,6 +3,7 @@ import { redactApprovalLinks } from "@hookflow/mail";
 import { hasScope } from "../access.js";
 import type { Actor } from "../actor.js";
 import type { ServiceContext } from "../context.js";
+import { loadVisibleNode } from "../nodes/node-records.js";
 
 export type OutboxMailStatus = "outbox" | "sent" | "failed" | "refused";
 
@@ -25,7 +26,7 @@ function statusOf(value: string): OutboxMailStatus {
 }
 
 /**
- * The approval mails of an approval node (already loaded as visible), newest first. A link
+ * The approval mails of an approval node the actor can see (404/403 otherwise), newest first. A link
  * decides its event, so without events:write (the scope that decides approvals) each link's
  * token reads [redacted].
  */
@@ -34,10 +35,11 @@ export async function listApprovalOutbox(
   actor: Actor,
   input: { nodeId: string; page: number; limit: number },
 ): Promise<{ items: OutboxMailView[]; total: number }> {
+  const node = await loadVisibleNode(ctx, actor, "approval", input.nodeId);
   const shown = hasScope(actor, "events:write") ? (text: string) => text : redactApprovalLinks;
   const { items, total } = await listMailOfSource(
     ctx.db.db,
-    { sourceType: "approval", sourceId: input.nodeId },
+    { sourceType: "approval", sourceId: node.id },
     { page: input.page, limit: input.limit },
   );
   return {

@@ -2,8 +2,8 @@ import { insertCanvasSnapshot, withGraphWriteLock } from "@hookflow/db";
 import { newId } from "@hookflow/domain";
 import { ownershipOf } from "../access.js";
 import type { Actor } from "../actor.js";
+import type { ServiceContext } from "../context.js";
 import { type CanvasEdge, type CanvasNode, checkCanvasEdges } from "./canvas-layout.js";
-import type { CanvasWriteContext } from "./canvas-node-reads.js";
 import { freezeCanvas } from "./freeze-canvas.js";
 import { snapshotViewFor } from "./load-snapshot.js";
 import type { CanvasSnapshotView } from "./redact-snapshot.js";
@@ -19,7 +19,7 @@ export interface CreateCanvasSnapshotInput {
  * canvas"); answers it as the actor may see it.
  */
 export async function createCanvasSnapshot(
-  ctx: CanvasWriteContext,
+  ctx: ServiceContext,
   actor: Actor,
   input: CreateCanvasSnapshotInput,
 ): Promise<CanvasSnapshotView> {
@@ -33,7 +33,7 @@ export async function createCanvasSnapshot(
       name: input.name,
       nodes: input.nodes,
       edges: input.edges,
-      graph: await freezeCanvas(tx, ctx.canvasNodeReads, actor, input.nodes, now),
+      graph: await freezeCanvas(tx, ctx.db, actor, input.nodes, now),
       createdAt: now,
       updatedAt: now,
     }),

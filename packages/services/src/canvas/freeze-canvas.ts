@@ -1,4 +1,4 @@
-import { type DbExecutor, findGraphWebhooks, lockGraphScopes } from "@hookflow/db";
+import { type DbExecutor, type DbHandle, findGraphWebhooks, lockGraphScopes } from "@hookflow/db";
 import { ownerScopeOf, ValidationError } from "@hookflow/domain";
 import {
   buildGraph,
@@ -7,8 +7,10 @@ import {
   type PipelineNode,
 } from "@hookflow/pipeline";
 import type { Actor } from "../actor.js";
+import { checkReferencedRecords, type RecordReference } from "../nodes/check-node-references.js";
+import { liveGraphNodes } from "../nodes/live-graph.js";
+import { toPipelineNode } from "../nodes/node-records.js";
 import type { CanvasNode } from "./canvas-layout.js";
-import type { CanvasNodeReads, RecordReference } from "./canvas-node-reads.js";
 import { type FrozenGraph, freezeNode, freezeWebhook } from "./frozen-graph.js";
 import { readableBy, redactFrozenGraph } from "./redact-snapshot.js";
 
@@ -64,13 +66,13 @@ function namedRecords(nodes: readonly CanvasNode[]): {
  */
 export async function freezeCanvas(
   tx: DbExecutor,
-  reads: CanvasNodeReads,
+  db: DbHandle,
   actor: Actor,
   canvas: readonly CanvasNode[],
   now: Date,
 ): Promise<FrozenGraph> {
   const named = namedRecords(canvas);
-  const records = await reads.checkReferencedRecords(tx, actor, [
+  const records = await checkReferencedRecords(tx, actor, null, [
     ...named.webhooks,
     ...named.nodes,
   ]);
@@ -79,10 +81,12 @@ export async function freezeCanvas(
     [...records.webhooks.values(), ...records.nodes.values()].map(ownerScopeOf),
   );
 
-  const nodes = new Map<string, PipelineNode>(records.nodes);
+  const nodes = new Map<string, PipelineNode>(
+    [...records.nodes].map(([id, row]) => [id, toPipelineNode(row)]),
+  );
   const webhookIds = [...new Set(named.webhooks.map((ref) => ref.id))];
   for (const webhookId of webhookIds) {
-    for (const node of await reads.liveGraphNodes(webhookId)) nodes.set(node.id, node);
+    for (const node of await liveGraphNodes(db, webhookId)) nodes.set(node.id, node);
   }
   const ordered = [...nodes.values()].sort(
     (a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id),

@@ -1,5 +1,4 @@
 export type { CanvasEdge, CanvasNode } from "./canvas-layout.js";
-export type { CanvasNodeReads, CanvasWriteContext } from "./canvas-node-reads.js";
 export * from "./create-canvas-snapshot.js";
 export * from "./delete-canvas-snapshot.js";
 export { FrozenGraph, parseFrozenGraph, thawGraph } from "./frozen-graph.js";

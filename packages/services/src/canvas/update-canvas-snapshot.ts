@@ -5,8 +5,8 @@ import {
 } from "@hookflow/db";
 import { NotFoundError } from "@hookflow/domain";
 import type { Actor } from "../actor.js";
+import type { ServiceContext } from "../context.js";
 import { type CanvasEdge, type CanvasNode, checkCanvasEdges } from "./canvas-layout.js";
-import type { CanvasWriteContext } from "./canvas-node-reads.js";
 import { freezeCanvas } from "./freeze-canvas.js";
 import { loadVisibleSnapshot, snapshotViewFor } from "./load-snapshot.js";
 import type { CanvasSnapshotView } from "./redact-snapshot.js";
@@ -23,7 +23,7 @@ export interface UpdateCanvasSnapshotInput {
  * graph is frozen again, as it is now; renaming keeps the frozen graph.
  */
 export async function updateCanvasSnapshot(
-  ctx: CanvasWriteContext,
+  ctx: ServiceContext,
   actor: Actor,
   input: UpdateCanvasSnapshotInput,
 ): Promise<CanvasSnapshotView> {
@@ -40,7 +40,7 @@ export async function updateCanvasSnapshot(
     if (relayout) {
       patch.nodes = nodes;
       patch.edges = edges;
-      patch.graph = await freezeCanvas(tx, ctx.canvasNodeReads, actor, nodes, now);
+      patch.graph = await freezeCanvas(tx, ctx.db, actor, nodes, now);
     }
     return updateSnapshotRow(tx, id, patch);
   });

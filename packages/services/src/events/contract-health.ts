@@ -2,10 +2,10 @@ import { findWebhookById, listRecentEventBodies } from "@hookflow/db";
 import type { TransformPort } from "@hookflow/pipeline";
 import { assertVisible, requireScope } from "../access.js";
 import type { Actor } from "../actor.js";
+import { liveWebhookGraph, reachableNodesOf } from "../nodes/live-graph.js";
 import { checkContractHealth } from "./contract-health-check.js";
 import type { DryRunContext } from "./dry-run-context.js";
 import { payloadOf } from "./event-payload.js";
-import { liveWebhookGraph, reachableNodesOf } from "./live-graph.js";
 
 /** Wall time one call spends on dry runs; events not reached by then are not evaluated. */
 const CONTRACT_HEALTH_BUDGET_MS = 5000;

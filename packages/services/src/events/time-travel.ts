@@ -9,9 +9,9 @@ import {
 } from "@hookflow/pipeline";
 import { assertVisible, canSee, requireScope } from "../access.js";
 import type { Actor } from "../actor.js";
+import { type FrozenWebhook, parseFrozenGraph, thawGraph } from "../canvas/frozen-graph.js";
 import type { DryRunContext } from "./dry-run-context.js";
 import { payloadOf } from "./event-payload.js";
-import { type FrozenWebhook, thawFrozenGraph } from "./frozen-graph.js";
 import { loadVisibleEvent } from "./visible-event.js";
 
 /** A time-travel run and the frozen webhook the event entered through. */
@@ -39,7 +39,7 @@ export async function timeTravel(
     await findCanvasSnapshotById(ctx.db.db, input.snapshotId),
     "Canvas snapshot",
   );
-  const { graph, webhooks } = thawFrozenGraph(snapshot.graph);
+  const { graph, webhooks } = thawGraph(parseFrozenGraph(snapshot.graph));
   const webhook = webhooks.get(event.webhookId);
   if (!webhook) {
     throw new ValidationError(

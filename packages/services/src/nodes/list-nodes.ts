@@ -3,7 +3,7 @@ import type { FamilyKey, PipelineNode } from "@hookflow/pipeline";
 import { requireScope } from "../access.js";
 import type { Actor } from "../actor.js";
 import type { ServiceContext } from "../context.js";
-import { actingScopeOf, type PageInput } from "./acting-scope.js";
+import { actingScope, type PageInput } from "../list-scope.js";
 import { toPipelineNode } from "./node-records.js";
 
 export interface ListNodesInput extends PageInput {
@@ -19,7 +19,7 @@ export async function listNodes(
   requireScope(actor, "canvas:read");
   const { rows, total } = await listPipelineNodesPage(ctx.db.db, {
     family,
-    scope: actingScopeOf(actor),
+    scope: actingScope(actor),
     offset: (page - 1) * limit,
     limit,
   });

@@ -2,7 +2,7 @@ import { listScheduledRuns, type ScheduledRunRow } from "@hookflow/db";
 import { requireScope } from "../access.js";
 import type { Actor } from "../actor.js";
 import type { ServiceContext } from "../context.js";
-import type { PageInput } from "../nodes/acting-scope.js";
+import type { PageInput } from "../list-scope.js";
 import { loadVisibleNode } from "../nodes/node-records.js";
 
 /** One tick of a scheduled workflow as it was run (docs/decisions.md, Scheduled workflows). */

@@ -2,7 +2,7 @@ import { listAdditionalTargetsPage } from "@hookflow/db";
 import { requireScope } from "../access.js";
 import type { Actor } from "../actor.js";
 import type { ServiceContext } from "../context.js";
-import { actingScopeOf, type PageInput } from "../nodes/acting-scope.js";
+import { actingScope, type PageInput } from "../list-scope.js";
 import type { AdditionalTarget } from "./target-records.js";
 
 /** One page of the acting context's targets, newest first, and their total. */
@@ -13,7 +13,7 @@ export async function listTargets(
 ): Promise<{ targets: AdditionalTarget[]; total: number }> {
   requireScope(actor, "webhooks:read");
   const { rows, total } = await listAdditionalTargetsPage(ctx.db.db, {
-    scope: actingScopeOf(actor),
+    scope: actingScope(actor),
     offset: (page - 1) * limit,
     limit,
   });

@@ -3,7 +3,6 @@ import type { ApprovalDecision } from "@hookflow/domain";
 import { decideApprovalEvent } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
-import { loadVisibleNode } from "../nodes/node-records.js";
 import { BEARER, errorResponses, idParams, scopeGuard } from "../nodes/resource-route-kit.js";
 import { APPROVAL_NODES_TAG } from "./approval-route-kit.js";
 
@@ -61,9 +60,8 @@ export function registerDecideApproval(
     const { id } = c.req.valid("param");
     const { eventId } = c.req.valid("json");
     const actor = c.get("actor");
-    const node = await loadVisibleNode(services, actor, "approval", id);
     const decided = await decideApprovalEvent(services, actor, {
-      nodeId: node.id,
+      nodeId: id,
       eventId,
       decision,
     });

@@ -2,7 +2,6 @@ import { z } from "@hono/zod-openapi";
 import { listApprovalOutbox } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
-import { loadVisibleNode } from "../nodes/node-records.js";
 import { approvalNodeListRoute } from "./approval-node-list-route.js";
 
 export const OutboxMail = z
@@ -46,9 +45,8 @@ export function registerApprovalOutbox(app: ApiApp, services: ApiServices): void
     const { id } = c.req.valid("param");
     const { page, limit } = c.req.valid("query");
     const actor = c.get("actor");
-    const node = await loadVisibleNode(services, actor, "approval", id);
     const { items, total } = await listApprovalOutbox(services, actor, {
-      nodeId: node.id,
+      nodeId: id,
       page,
       limit,
     });

@@ -2,7 +2,6 @@ import { z } from "@hono/zod-openapi";
 import { listPendingApprovals, PREVIEW_CHARS } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
-import { loadVisibleNode } from "../nodes/node-records.js";
 import { approvalNodeListRoute } from "./approval-node-list-route.js";
 
 const PendingApproval = z
@@ -38,8 +37,11 @@ export function registerPendingApprovals(app: ApiApp, services: ApiServices): vo
   app.openapi(route, async (c) => {
     const { id } = c.req.valid("param");
     const { page, limit } = c.req.valid("query");
-    const node = await loadVisibleNode(services, c.get("actor"), "approval", id);
-    const { items, total } = await listPendingApprovals(services, { nodeId: node.id, page, limit });
+    const { items, total } = await listPendingApprovals(services, c.get("actor"), {
+      nodeId: id,
+      page,
+      limit,
+    });
     c.header("X-Total-Count", String(total));
     return c.json(
       items.map((item) => ({

@@ -3,7 +3,6 @@ import { createCanvasSnapshot } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
 import { BEARER, errorResponses, scopeGuard } from "../nodes/resource-route-kit.js";
-import { canvasWriteContext } from "./canvas-node-reads.js";
 import { CreateCanvasSnapshotInput } from "./snapshot-input.js";
 import {
   CanvasSnapshotResponse,
@@ -45,11 +44,7 @@ const route = createRoute({
 
 export function registerCreateCanvasSnapshot(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
-    const snapshot = await createCanvasSnapshot(
-      canvasWriteContext(services),
-      c.get("actor"),
-      c.req.valid("json"),
-    );
+    const snapshot = await createCanvasSnapshot(services, c.get("actor"), c.req.valid("json"));
     return c.json(toSnapshotResponse(snapshot), 201);
   });
 }

@@ -1,8 +1,7 @@
 import { z } from "@hono/zod-openapi";
 
-// The time-travel answer's OpenAPI schema. `buildTimeTravelReport` (@hookflow/services) builds
-// the answer; the time-travel route takes both from here.
-export { buildTimeTravelReport } from "@hookflow/services";
+// The time-travel answer's OpenAPI schema; `buildTimeTravelReport` (@hookflow/services) builds
+// the answer.
 
 /**
  * What each step of a time-travel run says (docs/decisions.md, "Node families and canvas"; see

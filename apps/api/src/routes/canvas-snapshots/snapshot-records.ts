@@ -2,9 +2,6 @@ import { z } from "@hono/zod-openapi";
 import { type CanvasSnapshotView, FrozenGraph } from "@hookflow/services";
 import { CanvasEdge, CanvasNode } from "./snapshot-input.js";
 
-// The time-travel route loads the snapshot it runs through this.
-export { loadVisibleSnapshot } from "@hookflow/services";
-
 export const SNAPSHOTS_TAG = "Canvas snapshots";
 export const SNAPSHOT_PATH = "/api/canvas-snapshots";
 export const SNAPSHOT_EXAMPLE_ID = "cvs_01J9Z3K8Q4T6V2X7Y5W0A1B2C3";

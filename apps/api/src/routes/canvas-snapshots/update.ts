@@ -3,7 +3,6 @@ import { updateCanvasSnapshot } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
 import { BEARER, errorResponses, idParams, scopeGuard } from "../nodes/resource-route-kit.js";
-import { canvasWriteContext } from "./canvas-node-reads.js";
 import { UpdateCanvasSnapshotInput } from "./snapshot-input.js";
 import {
   CanvasSnapshotResponse,
@@ -44,7 +43,7 @@ const route = createRoute({
 
 export function registerUpdateCanvasSnapshot(app: ApiApp, services: ApiServices): void {
   app.openapi(route, async (c) => {
-    const snapshot = await updateCanvasSnapshot(canvasWriteContext(services), c.get("actor"), {
+    const snapshot = await updateCanvasSnapshot(services, c.get("actor"), {
       ...c.req.valid("json"),
       id: c.req.valid("param").id,
     });

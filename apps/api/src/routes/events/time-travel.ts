@@ -1,8 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { timeTravel } from "@hookflow/services";
+import { buildTimeTravelReport, timeTravel } from "@hookflow/services";
 import type { ApiApp } from "../../http/api-app.js";
 import type { ApiServices } from "../../services.js";
-import { buildTimeTravelReport, TimeTravelReport } from "../canvas-snapshots/dry-run-report.js";
+import { TimeTravelReport } from "../canvas-snapshots/dry-run-report.js";
 import {
   BEARER,
   EVENTS_TAG,

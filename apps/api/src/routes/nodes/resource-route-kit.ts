@@ -7,7 +7,7 @@ import { errorResponsesOf } from "../../http/route-kit.js";
  * id parameters, scope middleware and error documentation.
  */
 
-export { actingScope, BEARER, scopeGuard } from "../../http/route-kit.js";
+export { BEARER, scopeGuard } from "../../http/route-kit.js";
 
 const PAGE_DEFAULT_LIMIT = 20;
 const PAGE_MAX_LIMIT = 100;

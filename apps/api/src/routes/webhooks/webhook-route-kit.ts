@@ -1,8 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { errorResponsesOf } from "../../http/route-kit.js";
 
-/** The events routes look their webhook up the way the webhook verbs do. */
-export { loadVisibleWebhook } from "@hookflow/services";
 export { BEARER, scopeGuard } from "../../http/route-kit.js";
 
 export const WEBHOOKS_TAG = "Webhooks";
