@@ -1,10 +1,9 @@
 import type { HookflowConfig } from "@hookflow/config";
-import { createDb, type DbHandle } from "@hookflow/db";
+import { createDb } from "@hookflow/db";
 import {
   type ClientAddressResolver,
   createClientAddressResolver,
   createKeyRing,
-  type KeyRing,
 } from "@hookflow/domain";
 import { createLogger, createMetrics, type Logger, type Metrics } from "@hookflow/observability";
 import {
@@ -16,10 +15,7 @@ import {
   closeDeliveryQueues,
   createDeliveryQueues,
   createScheduleQueue,
-  type DeliveryQueues,
-  type RedisKeys,
   redisKeys,
-  type ScheduleJobData,
 } from "@hookflow/queue";
 import {
   createFixedWindow,
@@ -32,7 +28,6 @@ import {
   type ServiceContext,
 } from "@hookflow/services";
 import { createTransformRunner, type TransformRunner } from "@hookflow/transforms";
-import type { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { type ApiMetrics, createApiMetrics } from "./http/api-metrics.js";
 
