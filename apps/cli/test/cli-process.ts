@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import {
   createTestDatabase,
   createTestRedisPrefix,
+  killProcessTree,
   type TestDatabase,
   type TestRedisPrefix,
 } from "@hookflow/testing";
@@ -68,8 +69,6 @@ export interface RunningCli {
 export function startCli(args: string[], env: Record<string, string>): Promise<RunningCli> {
   const child = spawn(process.execPath, [CLI, ...args], {
     env: childEnv({ METRICS_PORT: "0", ...env, PORT: "0", HOST: "127.0.0.1" }),
-    // A process group of its own: stopping it ends its worker processes too (killProcessGroup).
-    detached: true,
   });
   let output = "";
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
@@ -105,19 +104,6 @@ export function startCli(args: string[], env: Record<string, string>): Promise<R
       reject(new Error(`cli exited (${code ?? signal}) before listening:\n${output}`)),
     );
   });
-}
-
-/**
- * SIGKILLs what is left of a CLI process's group: the worker processes of a `hookflow start`
- * end by themselves once their parent is gone, but not before the test drops their database.
- */
-function killProcessGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(-pid, "SIGKILL");
-  } catch {
-    // The group is empty already.
-  }
 }
 
 export interface HookflowUnderTest {
@@ -167,10 +153,10 @@ export async function startHookflow(
     redis,
     stop: async () => {
       if (cli.child.exitCode === null && cli.child.signalCode === null) {
-        cli.child.kill("SIGKILL");
+        // The worker processes too: they would end by themselves, after the database is gone.
+        killProcessTree(cli.child.pid);
         await cli.exited;
       }
-      killProcessGroup(cli.child.pid);
       await stopServices();
     },
   };

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 
 /** A free TCP port on loopback, found by binding port 0 (the kernel picks one). */
@@ -79,6 +79,34 @@ export interface StartChildAppOptions {
 
 const INHERITED = ["PATH", "HOME", "TMPDIR", "LANG"];
 
+/** The pids of a process's descendants, children first (Linux /proc; none elsewhere). */
+function descendantsOf(pid: number): number[] {
+  let children: number[] = [];
+  try {
+    const text = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
+    children = text ? text.split(/\s+/).map(Number) : [];
+  } catch {
+    return [];
+  }
+  return children.flatMap((child) => [child, ...descendantsOf(child)]);
+}
+
+/**
+ * SIGKILLs a process and every process it started: a `hookflow start` has worker processes of
+ * its own, which would otherwise hold its output pipes open while they shut down by themselves.
+ */
+export function killProcessTree(pid: number | undefined): void {
+  if (pid === undefined) return;
+  for (const target of [pid, ...descendantsOf(pid)]) {
+    try {
+      process.kill(target, "SIGCONT");
+      process.kill(target, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+}
+
 /** Children still running when the test process exits are killed with it. */
 const live = new Set<ChildProcess>();
 let exitHooked = false;
@@ -86,10 +114,7 @@ function killLiveOnExit(): void {
   if (exitHooked) return;
   exitHooked = true;
   process.once("exit", () => {
-    for (const child of live) {
-      child.kill("SIGCONT");
-      child.kill("SIGKILL");
-    }
+    for (const child of live) killProcessTree(child.pid);
   });
 }
 
@@ -188,17 +213,14 @@ export async function startChildApp(options: StartChildAppOptions): Promise<Chil
     if (running()) child.kill(sig);
   };
   const kill = async () => {
-    if (running()) {
-      child.kill("SIGCONT");
-      child.kill("SIGKILL");
-    }
+    if (running()) killProcessTree(child.pid);
     return exited;
   };
   const terminate = async (timeoutMs = 20_000) => {
     if (!running()) return exited;
     child.kill("SIGCONT");
     child.kill("SIGTERM");
-    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    const timer = setTimeout(() => killProcessTree(child.pid), timeoutMs);
     const exit = await exited;
     clearTimeout(timer);
     return exit;
