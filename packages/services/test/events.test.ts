@@ -1,21 +1,5 @@
-import { events, findEventWithOwner, users } from "@hookflow/db";
-import { ConflictError, ForbiddenError, NotFoundError, newId } from "@hookflow/domain";
-import { createLogger } from "@hookflow/observability";
-import {
-  closeDeliveryQueues,
-  createDeliveryQueues,
-  createScheduleQueue,
-  redisKeys,
-} from "@hookflow/queue";
-import {
-  createTestDatabase,
-  createTestRedisPrefix,
-  insertWebhookFixture,
-  type TestDatabase,
-  type TestRedisPrefix,
-  testKeyRing,
-} from "@hookflow/testing";
-import { Redis } from "ioredis";
+import { ConflictError, ForbiddenError, NotFoundError } from "@hookflow/domain";
+import type { TestDatabase } from "@hookflow/testing";
 import {
   type Actor,
   cancelEvent,
@@ -24,95 +8,45 @@ import {
   listEvents,
   replayAllFailed,
   replayEvent,
-  SCOPES,
-  type Scope,
   sendTestEvent,
   type TestEventContext,
 } from "../src/index.js";
+import {
+  eventStatus,
+  findDeliveryJob,
+  insertTestEvent,
+  insertTestWebhook,
+  insertTwoActors,
+} from "./fixtures.js";
+import { actorOf, createTestContext, type TestContext } from "./service-context.js";
 
 const SECRET = "services-test-secret-services-test-secret";
 
-function actorOf(userId: string, scopes: readonly Scope[] = SCOPES): Actor {
-  return {
-    kind: "session",
-    userId,
-    organizationId: null,
-    memberships: new Map(),
-    scopes: new Set(scopes),
-    apiKeyId: null,
-    credentialId: `cred_${userId}`,
-    restrictedToOrganization: null,
-  };
-}
-
 describe("events verbs", () => {
   let database: TestDatabase;
-  let prefix: TestRedisPrefix;
-  let ctx: TestEventContext & { replayAllBatchSize: number };
+  let ctx: TestContext<Pick<TestEventContext, "config"> & { replayAllBatchSize: number }>;
   let alice: Actor;
   let bob: Actor;
   let hook: string;
   let inactiveHook: string;
 
-  const insertUser = async (): Promise<string> => {
-    const id = newId("user");
-    await database.db
-      .insert(users)
-      .values({ id, email: `${id.toLowerCase()}@example.test`, name: "Test", passwordHash: "x" });
-    return id;
-  };
-  const insertEvent = async (
-    webhookId: string,
-    status: "pending" | "failed" | "delivered",
-  ): Promise<string> => {
-    const id = newId("event");
-    await database.db.insert(events).values({
-      id,
-      webhookId,
-      status,
-      body: JSON.stringify({ n: 1 }),
-      headers: { "content-type": "application/json" },
-    });
-    return id;
-  };
-  const statusOf = async (id: string): Promise<string | undefined> =>
-    (await findEventWithOwner(database.db, id))?.event.status;
-  /** The event's delivery job, on whichever lane it was queued. */
-  const jobOf = async (eventId: string) => {
-    const found = await Promise.all([...ctx.queues.values()].map((q) => q.getJob(eventId)));
-    return found.find((job) => job !== undefined);
-  };
+  const insertEvent = (webhookId: string, status: "pending" | "failed" | "delivered") =>
+    insertTestEvent(database.db, webhookId, status);
+  const statusOf = (id: string) => eventStatus(database.db, id);
+  const jobOf = (eventId: string) => findDeliveryJob(ctx, eventId);
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    prefix = createTestRedisPrefix();
-    const redis = new Redis(prefix.url, { maxRetriesPerRequest: 2 });
-    ctx = {
-      db: database,
-      redis,
-      keys: redisKeys(prefix.prefix),
-      queues: createDeliveryQueues({ connection: redis, prefix: prefix.prefix }),
-      schedules: createScheduleQueue({ connection: redis, prefix: prefix.prefix }),
-      keyRing: testKeyRing(),
-      logger: createLogger({ level: "silent", role: "api" }),
-      now: () => new Date(),
+    ctx = await createTestContext({
       config: { maxPayloadBytes: 1024, secret: SECRET },
       replayAllBatchSize: 2,
-    };
-    alice = actorOf(await insertUser());
-    bob = actorOf(await insertUser());
-    const base = { name: "hook", targetUrl: "http://127.0.0.1:9/hook" };
-    hook = (await insertWebhookFixture(database.db, { ...base, ownerId: alice.userId })).row.id;
-    inactiveHook = (
-      await insertWebhookFixture(database.db, { ...base, ownerId: alice.userId, isActive: false })
-    ).row.id;
+    });
+    database = ctx.database;
+    ({ alice, bob } = await insertTwoActors(database.db));
+    hook = await insertTestWebhook(database.db, alice.userId);
+    inactiveHook = await insertTestWebhook(database.db, alice.userId, { isActive: false });
   });
   afterAll(async () => {
-    await closeDeliveryQueues(ctx.queues);
-    await ctx.schedules.close();
-    ctx.redis.disconnect();
-    await database.destroy();
-    await prefix.destroy();
+    await ctx.close();
   });
 
   it("sendTestEvent stores the event, queues its delivery and lists it for its owner only", async () => {
@@ -142,7 +76,7 @@ describe("events verbs", () => {
     await expect(sendTestEvent(ctx, alice, { webhookId: "wh_missing" })).rejects.toThrow(
       NotFoundError,
     );
-    const reader = actorOf(alice.userId, ["events:read"]);
+    const reader = actorOf(alice.userId, { scopes: ["events:read"] });
     await expect(sendTestEvent(ctx, reader, { webhookId: hook })).rejects.toThrow(ForbiddenError);
   });
 
@@ -168,13 +102,7 @@ describe("events verbs", () => {
   });
 
   it("replayAllFailed reopens and queues every failed event of the webhook, in batches", async () => {
-    const webhookId = (
-      await insertWebhookFixture(database.db, {
-        name: "replayed",
-        targetUrl: "http://127.0.0.1:9/hook",
-        ownerId: alice.userId,
-      })
-    ).row.id;
+    const webhookId = await insertTestWebhook(database.db, alice.userId, { name: "replayed" });
     const failed = [
       await insertEvent(webhookId, "failed"),
       await insertEvent(webhookId, "failed"),

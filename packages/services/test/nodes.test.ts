@@ -1,27 +1,6 @@
-import { randomBytes } from "node:crypto";
-import { findAdditionalTargetById, findPipelineNodeById, insertUser } from "@hookflow/db";
-import {
-  createKeyRing,
-  ForbiddenError,
-  NotFoundError,
-  newPrefixedId,
-  ValidationError,
-} from "@hookflow/domain";
-import { createLogger } from "@hookflow/observability";
-import {
-  closeDeliveryQueues,
-  createDeliveryQueues,
-  createScheduleQueue,
-  redisKeys,
-} from "@hookflow/queue";
-import {
-  createTestDatabase,
-  createTestRedisPrefix,
-  TEST_ENCRYPTION_KEY,
-  type TestDatabase,
-  type TestRedisPrefix,
-} from "@hookflow/testing";
-import { Redis } from "ioredis";
+import { findAdditionalTargetById, findPipelineNodeById } from "@hookflow/db";
+import { ForbiddenError, NotFoundError, ValidationError } from "@hookflow/domain";
+import type { TestDatabase } from "@hookflow/testing";
 import {
   type Actor,
   createNode,
@@ -33,70 +12,34 @@ import {
   listNodes,
   listScheduledWorkflowRuns,
   type NodeWriteContext,
-  SCOPES,
   updateNode,
   updateTarget,
 } from "../src/index.js";
+import { insertTwoActors } from "./fixtures.js";
+import { createTestContext, type TestContext } from "./service-context.js";
 
 /** The node, target and schedule verbs called directly, against real Postgres and Redis. */
 
 let database: TestDatabase;
-let redisPrefix: TestRedisPrefix;
-let ctx: NodeWriteContext;
+let ctx: TestContext<Pick<NodeWriteContext, "config">>;
 let alice: Actor;
 let bob: Actor;
 
-async function userActor(name: string): Promise<Actor> {
-  const id = newPrefixedId("usr", Date.now());
-  await insertUser(database.db, {
-    id,
-    email: `${name}-${randomBytes(4).toString("hex")}@example.test`,
-    name,
-    passwordHash: "not-a-hash",
-    now: new Date(),
-  });
-  return {
-    kind: "session",
-    userId: id,
-    organizationId: null,
-    memberships: new Map(),
-    scopes: new Set(SCOPES),
-    apiKeyId: null,
-    credentialId: `ses_${name}`,
-    restrictedToOrganization: null,
-  };
-}
-
 beforeAll(async () => {
-  database = await createTestDatabase();
-  redisPrefix = createTestRedisPrefix();
-  const redis = new Redis(redisPrefix.url, { maxRetriesPerRequest: 2 });
-  ctx = {
-    db: database,
-    redis,
-    keys: redisKeys(redisPrefix.prefix),
-    queues: createDeliveryQueues({ connection: redis, prefix: redisPrefix.prefix }),
-    schedules: createScheduleQueue({ connection: redis, prefix: redisPrefix.prefix }),
-    keyRing: createKeyRing({ current: Buffer.from(TEST_ENCRYPTION_KEY, "hex") }),
-    logger: createLogger({ level: "silent", role: "services-test" }),
-    now: () => new Date(),
+  ctx = await createTestContext({
     config: {
       delayScale: 1,
       graphMaxDescendants: 100,
       graphMaxForwardDepth: 5,
       mailMaxRecipients: 50,
     },
-  };
-  alice = await userActor("alice");
-  bob = await userActor("bob");
+  });
+  database = ctx.database;
+  ({ alice, bob } = await insertTwoActors(database.db));
 });
 
 afterAll(async () => {
-  await closeDeliveryQueues(ctx.queues);
-  await ctx.schedules.close();
-  ctx.redis.disconnect();
-  await database.destroy();
-  await redisPrefix.destroy();
+  await ctx.close();
 });
 
 describe("node verbs", () => {

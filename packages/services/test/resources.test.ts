@@ -1,20 +1,6 @@
-import { findCredentialById, insertUser } from "@hookflow/db";
-import { ForbiddenError, NotFoundError, newId } from "@hookflow/domain";
-import { createLogger } from "@hookflow/observability";
-import {
-  closeDeliveryQueues,
-  createDeliveryQueues,
-  createScheduleQueue,
-  redisKeys,
-} from "@hookflow/queue";
-import {
-  createTestDatabase,
-  createTestRedisPrefix,
-  type TestDatabase,
-  type TestRedisPrefix,
-  testKeyRing,
-} from "@hookflow/testing";
-import { Redis } from "ioredis";
+import { findCredentialById } from "@hookflow/db";
+import { ForbiddenError, NotFoundError } from "@hookflow/domain";
+import type { TestDatabase } from "@hookflow/testing";
 import {
   type Actor,
   createCanvasSnapshot,
@@ -26,73 +12,27 @@ import {
   getCredential,
   listCanvasSnapshots,
   listCredentials,
-  SCOPES,
-  type ServiceContext,
   showApprovalLink,
   updateCredential,
 } from "../src/index.js";
+import { insertTwoActors } from "./fixtures.js";
+import { createTestContext, type TestContext } from "./service-context.js";
 
 let database: TestDatabase;
-let redisPrefix: TestRedisPrefix;
-let redis: Redis;
-let ctx: ServiceContext & { config: { secret: string } };
+let ctx: TestContext<{ config: { secret: string } }>;
 let alice: Actor;
 let bob: Actor;
 
-function actorOf(userId: string): Actor {
-  return {
-    kind: "session",
-    userId,
-    organizationId: null,
-    memberships: new Map(),
-    scopes: new Set(SCOPES),
-    apiKeyId: null,
-    credentialId: `ses_${userId}`,
-    restrictedToOrganization: null,
-  };
-}
-
-async function newUser(name: string): Promise<Actor> {
-  const now = new Date();
-  const id = newId("user", now.getTime());
-  await insertUser(database.db, {
-    id,
-    email: `${name}-${id}@example.test`,
-    name,
-    passwordHash: "x",
-    now,
-  });
-  return actorOf(id);
-}
-
 beforeAll(async () => {
-  database = await createTestDatabase();
-  redisPrefix = createTestRedisPrefix();
-  redis = new Redis(redisPrefix.url, { maxRetriesPerRequest: null });
-  const base: ServiceContext = {
-    db: database,
-    redis,
-    keys: redisKeys(redisPrefix.prefix),
-    queues: createDeliveryQueues({ connection: redis, prefix: redisPrefix.prefix }),
-    schedules: createScheduleQueue({ connection: redis, prefix: redisPrefix.prefix }),
-    keyRing: testKeyRing(),
-    logger: createLogger({ level: "silent", role: "test" }),
-    now: () => new Date(),
-  };
-  ctx = {
-    ...base,
+  ctx = await createTestContext({
     config: { secret: "test-secret-test-secret-test-secret-123" },
-  };
-  alice = await newUser("alice");
-  bob = await newUser("bob");
+  });
+  database = ctx.database;
+  ({ alice, bob } = await insertTwoActors(database.db));
 });
 
 afterAll(async () => {
-  await closeDeliveryQueues(ctx.queues);
-  await ctx.schedules.close();
-  redis.disconnect();
-  await redisPrefix.destroy();
-  await database.destroy();
+  await ctx.close();
 });
 
 describe("credential verbs", () => {

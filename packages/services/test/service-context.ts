@@ -16,20 +16,29 @@ import { SCOPES, type Scope } from "../src/actor.js";
 import type { ServiceContext } from "../src/context.js";
 import type { Actor } from "../src/index.js";
 
-export interface TestContext extends ServiceContext {
-  database: TestDatabase;
-  close: () => Promise<void>;
-}
+/**
+ * The verbs' context of a suite, with the members its verbs read beyond ServiceContext (`config`,
+ * batch sizes) and the test database it runs on.
+ */
+export type TestContext<Extra extends object = Record<never, never>> = ServiceContext &
+  Extra & {
+    database: TestDatabase;
+    close: () => Promise<void>;
+  };
 
-/** The verbs' context against a database and Redis prefix of its own (suites run in parallel). */
-export async function createTestContext(): Promise<TestContext> {
+/**
+ * The verbs' context against a database and Redis prefix of its own (suites run in parallel),
+ * with `extra` (a `config` and the like) added to it.
+ */
+export async function createTestContext<Extra extends object = Record<never, never>>(
+  extra?: Extra,
+): Promise<TestContext<Extra>> {
   const database = await createTestDatabase();
   const prefix = createTestRedisPrefix();
   const redis = new Redis(prefix.url, { maxRetriesPerRequest: 2 });
   const queues = createDeliveryQueues({ connection: redis, prefix: prefix.prefix });
   const schedules = createScheduleQueue({ connection: redis, prefix: prefix.prefix });
-  return {
-    database,
+  const base: ServiceContext = {
     db: database,
     redis,
     keys: redisKeys(prefix.prefix),
@@ -38,6 +47,11 @@ export async function createTestContext(): Promise<TestContext> {
     keyRing: testKeyRing(),
     logger: createLogger({ level: "silent", role: "api" }),
     now: () => new Date(),
+  };
+  return {
+    ...base,
+    ...(extra as Extra),
+    database,
     close: async () => {
       await closeDeliveryQueues(queues);
       await schedules.close();

@@ -1,7 +1,6 @@
 import { findWebhookById } from "@hookflow/db";
 import { CreateWebhookInput, ForbiddenError, ValidationError } from "@hookflow/domain";
 import {
-  createUserAccount,
   createWebhook,
   deleteWebhook,
   getWebhook,
@@ -11,27 +10,23 @@ import {
   updateWebhook,
   type WebhooksContext,
 } from "../src/index.js";
+import { insertTwoActors } from "./fixtures.js";
 import { actorOf, createTestContext, type TestContext } from "./service-context.js";
 
 describe("webhook verbs", () => {
-  let base: TestContext;
-  let ctx: WebhooksContext;
+  let ctx: TestContext<Pick<WebhooksContext, "config">>;
   beforeAll(async () => {
-    base = await createTestContext();
-    ctx = {
-      ...base,
+    ctx = await createTestContext({
       config: { publicBaseUrl: "http://hookflow.test", secret: "test-secret-test-secret-test-1" },
-    };
+    });
   });
   afterAll(async () => {
-    await base.close();
+    await ctx.close();
   });
 
   async function twoUsers() {
-    const n = Math.random().toString(36).slice(2, 8);
-    const a = await createUserAccount(ctx, { email: `a${n}@example.com`, password: "pw-123456" });
-    const b = await createUserAccount(ctx, { email: `b${n}@example.com`, password: "pw-123456" });
-    return { a: actorOf(a.id), b: actorOf(b.id) };
+    const { alice, bob } = await insertTwoActors(ctx.db.db);
+    return { a: alice, b: bob };
   }
 
   it("stores a webhook with sealed secrets and shows it to its owner only", async () => {
