@@ -1,5 +1,5 @@
 import type { ChildProcess } from "node:child_process";
-import { gatherWaitMs, type RecentRuns } from "../gather.js";
+import { gatherWaitMs } from "../gather.js";
 import type { TransformOutcome } from "../types.js";
 import { WakeTimer } from "../wake-timer.js";
 import {
@@ -11,6 +11,7 @@ import {
   takeBatch,
   waitingFor,
 } from "./js-batches.js";
+import { idleSlot, isFree, type Slot, stateOf } from "./js-slots.js";
 import { type SandboxCallResult, SandboxMessage } from "./sandbox-messages.js";
 import { outcomeOf, startSandboxProcess } from "./sandbox-process.js";
 
@@ -36,17 +37,6 @@ export interface JsPool {
   run(scope: string, code: string, inputJson: string): Promise<TransformOutcome>;
   close(): Promise<void>;
 }
-
-interface Slot {
-  child: ChildProcess | undefined;
-  ready: boolean;
-  job: { id: number; calls: QueuedCall[]; timer: NodeJS.Timeout; startedAtMs: number } | undefined;
-  /** Its recent batches: whether its next one waits to gather calls. */
-  runs: RecentRuns | undefined;
-}
-
-const idleSlot = (): Slot => ({ child: undefined, ready: false, job: undefined, runs: undefined });
-const isFree = (slot: Slot) => slot.child !== undefined && slot.ready && !slot.job;
 
 /**
  * JavaScript transforms in isolated-vm isolates hosted by sandbox processes. A free process takes
@@ -235,9 +225,7 @@ class SandboxPool implements JsPool {
   }
 
   private homeState(home: number): ProcessState {
-    const slot = this.slots[home];
-    if (slot?.child === undefined || !slot.ready) return { state: "down" };
-    return slot.job ? { state: "busy", sinceMs: slot.job.startedAtMs } : { state: "free" };
+    return stateOf(this.slots[home]);
   }
 
   private dispatch(): void {
