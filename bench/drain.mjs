@@ -28,7 +28,7 @@ import {
   newRunId,
   seedWebhooks,
 } from "./lib/seed.mjs";
-import { fmt } from "./lib/stats.mjs";
+import { fmt, median } from "./lib/stats.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CLI = join(ROOT, "apps/cli/dist/main.js");
@@ -194,12 +194,6 @@ async function bareRound(ctx, jobs) {
   connection.disconnect();
   return { events: jobs, rate: rateOf(arrivals), cpu, rss };
 }
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 
 async function main() {
   const receiver = startReceiver(join(ROOT, "bench/lib/receiver.mjs"), PORTS.receiver);

@@ -25,8 +25,9 @@ import {
   migrate,
   newRunId,
   seedWebhooks,
+  storePendingEvents,
 } from "./lib/seed.mjs";
-import { fmt } from "./lib/stats.mjs";
+import { fmt, median } from "./lib/stats.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CLI = join(ROOT, "apps/cli/dist/main.js");
@@ -67,30 +68,10 @@ async function seedCases(sql, userId, receiverUrl) {
   return { fanout, chain };
 }
 
-async function storeBacklog(sql, webhookId, tag) {
+function storeBacklog(sql, webhookId, tag) {
   const ids = Array.from({ length: EVENTS }, (_, i) => `evt_fo${run}${tag}n${i}`);
-  const now = new Date();
-  for (let i = 0; i < ids.length; i += 1000) {
-    const rows = ids.slice(i, i + 1000).map((id) => ({
-      id,
-      webhook_id: webhookId,
-      status: "pending",
-      body,
-      priority: 3,
-      next_attempt_at: now,
-      created_at: now,
-      updated_at: now,
-    }));
-    await sql`insert into events ${sql(rows)}`;
-  }
-  return ids;
+  return storePendingEvents(sql, webhookId, ids, body);
 }
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 async function main() {
   const { createDeliveryQueues, closeDeliveryQueues, enqueueDeliveries, redisKeys } = await import(

@@ -42,8 +42,9 @@ import {
   migrate,
   newRunId,
   seedWebhooks,
+  storePendingEvents,
 } from "./lib/seed.mjs";
-import { fmt } from "./lib/stats.mjs";
+import { fmt, median } from "./lib/stats.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CLI = join(ROOT, "apps/cli/dist/main.js");
@@ -182,25 +183,13 @@ async function waitActionRuns(sql, webhookId, expected, timeoutMs = 600_000) {
 }
 
 /** Stores a backlog of pending events for `webhookId`, as the ingress would, without jobs yet. */
-async function storeBacklog(sql, webhookId, round) {
+function storeBacklog(sql, webhookId, round) {
   const ids = Array.from(
     { length: DRAIN_EVENTS },
     (_, i) => `evt_gb${run}${webhookId.slice(3, 6)}r${round}n${i}`,
   );
-  const now = new Date();
-  for (let i = 0; i < ids.length; i += 1000) {
-    const slice = ids.slice(i, i + 1000);
-    await sql`insert into events ${sql(slice.map((id) => ({ id, webhook_id: webhookId, status: "pending", body, priority: 3, next_attempt_at: now, created_at: now, updated_at: now })))}`;
-  }
-  return ids;
+  return storePendingEvents(sql, webhookId, ids, body);
 }
-
-/** The middle value; the mean of the two middle ones for an even count. */
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 async function main() {
   const { createDeliveryQueues, closeDeliveryQueues, enqueueDeliveries, redisKeys } = await import(

@@ -39,7 +39,7 @@ import {
   newRunId,
   seedWebhooks,
 } from "./lib/seed.mjs";
-import { fmt } from "./lib/stats.mjs";
+import { fmt, median } from "./lib/stats.mjs";
 import { wrkClosedLoop, wrkVersion } from "./lib/wrk.mjs";
 
 const NODE_RED_VERSION = "4.1.8";
@@ -249,12 +249,6 @@ async function hookflowRound(seeded, receiver, side) {
     await stopProcess(proc);
   }
 }
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 
 async function main() {
   if (!wrkVersion()) throw new Error("wrk is required (apt-get install wrk)");

@@ -22,6 +22,7 @@ import { fileURLToPath } from "node:url";
 import postgres from "postgres";
 import { HOOKFLOW_NODE_FLAGS } from "./lib/hookflow-node-flags.mjs";
 import { startProcess, stopProcess } from "./lib/processes.mjs";
+import { storePendingEvents } from "./lib/seed.mjs";
 import { fmt, summarize } from "./lib/stats.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -170,8 +171,7 @@ async function drainComparison() {
     const body = JSON.stringify({ type: "order.created", pad: "x".repeat(600) });
     for (const [index, steps] of DRAIN_ROUNDS.entries()) {
       const ids = Array.from({ length: DRAIN_EVENTS }, (_, i) => `evt_sb${run}r${index}n${i}`);
-      const now = new Date();
-      await sql`insert into events ${sql(ids.map((id) => ({ id, webhook_id: webhookId, status: "pending", body, priority: 3, next_attempt_at: now, created_at: now, updated_at: now })))}`;
+      await storePendingEvents(sql, webhookId, ids, body);
       const services = buildWorkerServices({ config });
       if (steps === "off")
         services.steps = { step() {}, done() {}, parked() {}, flush: async () => {} };

@@ -83,3 +83,25 @@ export async function dropBenchRedisKeys(redisUrl, prefix) {
 }
 
 export const newRunId = () => randomBytes(4).toString("hex");
+
+/**
+ * Stores `ids` as pending events of `webhookId` with `body`, as the ingress would, without
+ * their jobs (a bench enqueues them when its phase starts). 1,000 rows per INSERT.
+ */
+export async function storePendingEvents(sql, webhookId, ids, body) {
+  const now = new Date();
+  for (let i = 0; i < ids.length; i += 1000) {
+    const rows = ids.slice(i, i + 1000).map((id) => ({
+      id,
+      webhook_id: webhookId,
+      status: "pending",
+      body,
+      priority: 3,
+      next_attempt_at: now,
+      created_at: now,
+      updated_at: now,
+    }));
+    await sql`insert into events ${sql(rows)}`;
+  }
+  return ids;
+}
