@@ -1,27 +1,22 @@
-import { createStepHub, type StepEntry, type StepHub } from "@hookflow/queue";
+import type { StepEntry, StepHub } from "@hookflow/queue";
 import { type Receiver, startReceiver } from "@hookflow/testing";
-import { Redis } from "ioredis";
 import { startWorkerHarness, type WorkerHarness } from "./harness.js";
+import { type StepWatch, startStepWatch } from "./step-watch.js";
 
 let h: WorkerHarness;
 let receiver: Receiver;
-let subscriber: Redis;
+let watch: StepWatch;
 let hub: StepHub;
 
 beforeAll(async () => {
   h = await startWorkerHarness();
   receiver = await startReceiver();
-  subscriber = new Redis(h.services.config.redisUrl);
-  hub = createStepHub({
-    subscriberRedis: subscriber,
-    commandRedis: h.services.redis,
-    keys: h.services.keys,
-  });
+  watch = startStepWatch(h);
+  hub = watch.hub;
 });
 
 afterAll(async () => {
-  await hub.close();
-  subscriber.disconnect();
+  await watch?.close();
   await h.close();
   await receiver.close();
 });

@@ -1,8 +1,7 @@
 import { additionalTargets, replayEvent, targetDeliveries, users } from "@hookflow/db";
 import { newPrefixedId } from "@hookflow/domain";
-import { createStepHub, type StepEntry } from "@hookflow/queue";
+import type { StepEntry } from "@hookflow/queue";
 import { type ReceivedRequest, type Receiver, startReceiver, waitUntil } from "@hookflow/testing";
-import { Redis } from "ioredis";
 import { processDelivery } from "../src/delivery/process-delivery.js";
 import {
   expectedHookflowSignature,
@@ -11,6 +10,7 @@ import {
   TEST_SECRET,
   type WorkerHarness,
 } from "./harness.js";
+import { startStepWatch } from "./step-watch.js";
 
 let h: WorkerHarness;
 let primary: Receiver;
@@ -228,12 +228,7 @@ describe("additional targets on replay", () => {
 
 describe("additional target steps", () => {
   it("are published on the event's stream with the target's id", async () => {
-    const subscriber = new Redis(h.services.config.redisUrl);
-    const hub = createStepHub({
-      subscriberRedis: subscriber,
-      commandRedis: h.services.redis,
-      keys: h.services.keys,
-    });
+    const { hub, close } = startStepWatch(h);
     try {
       const webhook = await h.createWebhook({ targetUrl: `${primary.url}/primary` });
       const target = await createTarget(webhook.id, {
@@ -265,8 +260,7 @@ describe("additional target steps", () => {
         stop();
       }
     } finally {
-      await hub.close();
-      subscriber.disconnect();
+      await close();
     }
   });
 });
