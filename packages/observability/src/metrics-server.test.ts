@@ -23,6 +23,25 @@ describe("startMetricsServer", () => {
     expect(await res.text()).toMatch(/hookflow_http_requests_total\{[^}]*role="test"[^}]*\} 1/);
   });
 
+  it("merges other processes' registries into one exposition, summing their counters", async () => {
+    const child = createMetrics({ role: "test", defaultMetrics: false });
+    child.httpRequests.inc({ role: "test", method: "GET", route: "/x", status: "200" }, 2);
+    child.httpRequests.inc({ role: "worker", method: "GET", route: "/api/health", status: "200" });
+    const snapshot = await child.registry.getMetricsAsJSON();
+    const server = await startMetricsServer({
+      metrics,
+      host: "127.0.0.1",
+      port: 0,
+      token: null,
+      others: async () => [snapshot],
+    });
+    servers.push(server);
+    const text = await (await fetch(`http://127.0.0.1:${server.port}/metrics`)).text();
+    expect(text).toMatch(/hookflow_http_requests_total\{[^}]*role="test"[^}]*\} 3/);
+    expect(text).toMatch(/hookflow_http_requests_total\{[^}]*role="worker"[^}]*\} 1/);
+    expect(text.match(/# HELP hookflow_http_requests_total/g)).toHaveLength(1);
+  });
+
   it.each(["/", "/api/health", "/metrics/x"])(
     "answers %s with 404 in the error shape",
     async (path) => {
