@@ -1,5 +1,5 @@
-import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
-import postgres from "postgres";
+import type Postgres from "postgres";
+import { drizzle, type PostgresJsDatabase, postgres } from "./drizzle.js";
 import * as schema from "./schema/index.js";
 
 export type Database = PostgresJsDatabase<typeof schema>;
@@ -7,7 +7,7 @@ export type Database = PostgresJsDatabase<typeof schema>;
 export interface DbHandle {
   db: Database;
   /** The raw postgres.js client, for the few statements drizzle does not express well. */
-  sql: postgres.Sql;
+  sql: Postgres.Sql;
   close: () => Promise<void>;
 }
 

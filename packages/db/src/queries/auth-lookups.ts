@@ -1,5 +1,5 @@
-import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import type { Database } from "../client.js";
+import { and, eq, gt, isNull, or, sql } from "../drizzle.js";
 import { apiKeys, memberships, sessions } from "../schema/index.js";
 
 export interface SessionLookup {

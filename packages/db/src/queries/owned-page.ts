@@ -1,6 +1,6 @@
-import { and, count, desc, eq, isNull, type SQL } from "drizzle-orm";
-import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Database } from "../client.js";
+import type { PgColumn, PgTable } from "../drizzle.js";
+import { and, count, desc, eq, isNull, type SQL } from "../drizzle.js";
 
 /** Whose records a list shows: an organization's, or a user's personal ones (no organization). */
 export type RecordListScope = { organizationId: string } | { personalOf: string };

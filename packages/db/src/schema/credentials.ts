@@ -1,4 +1,4 @@
-import { index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { index, pgTable, text, timestamp } from "../drizzle.js";
 import { organizations, users } from "./identity.js";
 
 /**

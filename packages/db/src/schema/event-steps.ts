@@ -1,4 +1,4 @@
-import { bigserial, index, json, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { bigserial, index, json, pgTable, text, timestamp } from "../drizzle.js";
 
 /**
  * The steps the node graph emitted for an event (running, then success, error or blocked), so its

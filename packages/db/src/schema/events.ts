@@ -1,15 +1,15 @@
 import type { DeliveryPhase, EventStatus } from "@hookflow/domain";
-import { sql } from "drizzle-orm";
 import {
   boolean,
   index,
   integer,
   jsonb,
   pgTable,
+  sql,
   text,
   timestamp,
   uniqueIndex,
-} from "drizzle-orm/pg-core";
+} from "../drizzle.js";
 import { webhooks } from "./webhooks.js";
 
 export interface ParkedAt {

@@ -1,5 +1,4 @@
-import { sql } from "drizzle-orm";
-import { index, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { index, jsonb, pgTable, primaryKey, sql, text, timestamp } from "../drizzle.js";
 import { events } from "./events.js";
 import { organizations, users } from "./identity.js";
 import { webhooks } from "./webhooks.js";

@@ -1,4 +1,4 @@
-import { integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { integer, pgTable, text, timestamp, uniqueIndex } from "../drizzle.js";
 import { pipelineNodes } from "./pipeline.js";
 
 /**

@@ -1,4 +1,3 @@
-import { sql } from "drizzle-orm";
 import {
   boolean,
   index,
@@ -6,9 +5,10 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  sql,
   text,
   timestamp,
-} from "drizzle-orm/pg-core";
+} from "../drizzle.js";
 import { events } from "./events.js";
 import { organizations, users } from "./identity.js";
 import type { InputNodeRow } from "./pipeline.js";

@@ -1,5 +1,4 @@
 import type { Sealed, WebhookSignatureType } from "@hookflow/domain";
-import { sql } from "drizzle-orm";
 import {
   boolean,
   doublePrecision,
@@ -7,10 +6,11 @@ import {
   integer,
   jsonb,
   pgTable,
+  sql,
   text,
   timestamp,
   uniqueIndex,
-} from "drizzle-orm/pg-core";
+} from "../drizzle.js";
 import { organizations, users } from "./identity.js";
 
 export interface PayloadFilterRow {

@@ -1,5 +1,5 @@
-import { and, asc, count, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { Database, DbHandle } from "../../client.js";
+import { and, asc, count, eq, inArray, isNull, ne, sql } from "../../drizzle.js";
 import { pipelineNodes } from "../../schema/index.js";
 import type { DbExecutor, PipelineNodeRow } from "../pipeline-nodes/node-rows.js";
 

@@ -1,5 +1,5 @@
-import { eq, inArray } from "drizzle-orm";
 import type { Database } from "../../client.js";
+import { eq, inArray } from "../../drizzle.js";
 import { canvasSnapshots, webhooks } from "../../schema/index.js";
 import { listOwnedPage, type RecordListScope } from "../owned-page.js";
 import type { DbExecutor } from "../pipeline-nodes/node-rows.js";

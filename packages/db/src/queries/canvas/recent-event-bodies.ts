@@ -1,6 +1,5 @@
-import { and, desc, eq, notExists } from "drizzle-orm";
-import { alias } from "drizzle-orm/pg-core";
 import type { Database } from "../../client.js";
+import { alias, and, desc, eq, notExists } from "../../drizzle.js";
 import { events } from "../../schema/index.js";
 
 /**

@@ -1,5 +1,5 @@
-import { asc, eq, sql } from "drizzle-orm";
 import type { Database } from "../../client.js";
+import { asc, eq, sql } from "../../drizzle.js";
 import { events, webhooks } from "../../schema/index.js";
 import type { DbExecutor } from "../pipeline-nodes/node-rows.js";
 

@@ -1,5 +1,5 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../../client.js";
+import { and, eq, inArray, sql } from "../../drizzle.js";
 import { type CredentialRow, credentials, pipelineNodes } from "../../schema/index.js";
 import { listOwnedPage, type RecordListScope } from "../owned-page.js";
 import type { DbExecutor } from "../pipeline-nodes/node-rows.js";

@@ -1,5 +1,5 @@
-import { and, eq, ne } from "drizzle-orm";
 import type { Database } from "../../client.js";
+import { and, eq, ne } from "../../drizzle.js";
 import { webhooks } from "../../schema/index.js";
 
 /** Mirrors the breaker's live state (kept in Redis) into the webhook row on each transition. */

@@ -1,6 +1,6 @@
-import { and, eq, inArray, isNull, type SQL } from "drizzle-orm";
-import type { PgColumn } from "drizzle-orm/pg-core";
 import type { Database } from "../../client.js";
+import type { PgColumn } from "../../drizzle.js";
+import { and, eq, inArray, isNull, type SQL } from "../../drizzle.js";
 import { webhooks } from "../../schema/index.js";
 
 /**

@@ -1,5 +1,5 @@
-import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../../client.js";
+import { and, eq, sql } from "../../drizzle.js";
 import { deliveryAttempts, events } from "../../schema/index.js";
 import { type EventScope, webhookInScope } from "./event-scope.js";
 

@@ -1,6 +1,6 @@
 import { FINAL_STATUSES, OPEN_STATUSES } from "@hookflow/domain";
-import { type AnyColumn, and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../client.js";
+import { type AnyColumn, and, asc, eq, inArray, type SQL, sql } from "../../drizzle.js";
 import { eventParks, events } from "../../schema/index.js";
 
 /** What a producer needs to enqueue the delivery of a reopened event. */

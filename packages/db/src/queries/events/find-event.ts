@@ -1,5 +1,5 @@
-import { asc, eq } from "drizzle-orm";
 import type { Database } from "../../client.js";
+import { asc, eq } from "../../drizzle.js";
 import { deliveryAttempts, events, webhooks } from "../../schema/index.js";
 import type { EventRow, StoredDeliveryAttempt } from "./event-rows.js";
 

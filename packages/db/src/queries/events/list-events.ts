@@ -1,5 +1,5 @@
-import { and, count, desc, eq, gte, isNotNull, lt, type SQL } from "drizzle-orm";
 import type { Database } from "../../client.js";
+import { and, count, desc, eq, gte, isNotNull, lt, type SQL } from "../../drizzle.js";
 import { events } from "../../schema/index.js";
 import type { EventRow, EventStatus } from "./event-rows.js";
 import { type EventScope, webhookInScope } from "./event-scope.js";

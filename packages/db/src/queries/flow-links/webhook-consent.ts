@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq } from "../../drizzle.js";
 import { webhooks } from "../../schema/index.js";
 import type { DbExecutor } from "../pipeline-nodes/node-rows.js";
 

@@ -1,5 +1,5 @@
-import { and, desc, eq, isNull } from "drizzle-orm";
 import type { Database } from "../../client.js";
+import { and, desc, eq, isNull } from "../../drizzle.js";
 import { apiKeys } from "../../schema/index.js";
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;

@@ -1,5 +1,5 @@
-import { and, asc, count, eq } from "drizzle-orm";
 import type { Database } from "../../client.js";
+import { and, asc, count, eq } from "../../drizzle.js";
 import { memberships, organizations, users } from "../../schema/index.js";
 
 export type OrganizationRow = typeof organizations.$inferSelect;

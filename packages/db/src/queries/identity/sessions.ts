@@ -1,5 +1,5 @@
-import { eq } from "drizzle-orm";
 import type { Database } from "../../client.js";
+import { eq } from "../../drizzle.js";
 import { sessions } from "../../schema/index.js";
 
 export async function insertSession(

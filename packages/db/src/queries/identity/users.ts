@@ -1,5 +1,5 @@
-import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../../client.js";
+import { and, eq, sql } from "../../drizzle.js";
 import { users } from "../../schema/index.js";
 
 export type UserRow = typeof users.$inferSelect;

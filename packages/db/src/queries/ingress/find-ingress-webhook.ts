@@ -1,6 +1,6 @@
 import type { Sealed } from "@hookflow/domain";
-import { inArray } from "drizzle-orm";
 import type { Database } from "../../client.js";
+import { inArray } from "../../drizzle.js";
 import { webhooks } from "../../schema/index.js";
 
 /** What the ingress needs to know about a webhook to accept an event for it. */

@@ -1,5 +1,5 @@
-import { inArray } from "drizzle-orm";
 import type { Database, DbHandle } from "../../client.js";
+import { inArray } from "../../drizzle.js";
 import { events, webhooks } from "../../schema/index.js";
 
 /** One accepted ingress request, ready to be stored as a pending event. */

@@ -1,5 +1,5 @@
-import { and, count, desc, eq } from "drizzle-orm";
 import type { Database } from "../../client.js";
+import { and, count, desc, eq } from "../../drizzle.js";
 import { mailOutbox } from "../../schema/index.js";
 import type { MailSourceType } from "./record-mail.js";
 

@@ -1,5 +1,5 @@
-import { sql } from "drizzle-orm";
 import type { Database } from "../../client.js";
+import { sql } from "../../drizzle.js";
 
 /**
  * The request mail of an approval park is owed until `notified_at` is set. Whoever sends it (the

@@ -1,5 +1,5 @@
-import { and, asc, count, eq, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../client.js";
+import { and, asc, count, eq, type SQL, sql } from "../../drizzle.js";
 import { eventParks, events, pipelineNodes, webhooks } from "../../schema/index.js";
 
 /**

@@ -1,5 +1,5 @@
-import { sql } from "drizzle-orm";
 import type { Database } from "../../client.js";
+import { sql } from "../../drizzle.js";
 
 export interface ParkToResume {
   id: string;

@@ -1,5 +1,5 @@
 import type { OwnerScope } from "@hookflow/domain";
-import { and, asc, eq, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, or, type SQL, sql } from "../../drizzle.js";
 import { pipelineNodes } from "../../schema/index.js";
 import type { DbExecutor, PipelineNodeRow } from "./node-rows.js";
 

@@ -1,5 +1,5 @@
-import { eq } from "drizzle-orm";
 import type { Database } from "../../client.js";
+import { eq } from "../../drizzle.js";
 import { pipelineNodes } from "../../schema/index.js";
 import { listOwnedPage, type RecordListScope } from "../owned-page.js";
 import type { PipelineNodeRow } from "./node-rows.js";

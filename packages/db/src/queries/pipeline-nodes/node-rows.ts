@@ -1,5 +1,4 @@
-import type { PgDatabase } from "drizzle-orm/pg-core";
-import type { PostgresJsQueryResultHKT } from "drizzle-orm/postgres-js";
+import type { PgDatabase, PostgresJsQueryResultHKT } from "../../drizzle.js";
 import type * as schema from "../../schema/index.js";
 import type { pipelineNodes } from "../../schema/index.js";
 

@@ -1,6 +1,6 @@
 import { type OwnerScope, ownerScopeKey } from "@hookflow/domain";
-import { eq, sql } from "drizzle-orm";
 import type { Database } from "../../client.js";
+import { eq, sql } from "../../drizzle.js";
 import { pipelineNodes } from "../../schema/index.js";
 import type {
   DbExecutor,

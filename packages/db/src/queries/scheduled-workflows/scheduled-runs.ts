@@ -1,6 +1,6 @@
 import type { OwnerScope } from "@hookflow/domain";
-import { and, asc, count, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Database } from "../../client.js";
+import { and, asc, count, desc, eq, gt, isNull, sql } from "../../drizzle.js";
 import { events, pipelineNodes, scheduledWorkflowRuns } from "../../schema/index.js";
 
 export type ScheduledRunRow = typeof scheduledWorkflowRuns.$inferSelect;

@@ -1,5 +1,5 @@
-import { asc, eq } from "drizzle-orm";
 import type { Database } from "../../client.js";
+import { asc, eq } from "../../drizzle.js";
 import { eventStepBatches } from "../../schema/index.js";
 /** A recorded step of an event, read back from its stored element. */
 export interface EventStepRecord {

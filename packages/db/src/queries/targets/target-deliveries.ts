@@ -1,5 +1,5 @@
-import { and, eq, inArray, lt, or, sql } from "drizzle-orm";
 import type { Database } from "../../client.js";
+import { and, eq, inArray, lt, or, sql } from "../../drizzle.js";
 import { additionalTargets, targetDeliveries } from "../../schema/index.js";
 
 export type TargetDeliveryRow = typeof targetDeliveries.$inferSelect;

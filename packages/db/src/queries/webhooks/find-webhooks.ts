@@ -1,5 +1,5 @@
-import { eq, inArray } from "drizzle-orm";
 import type { Database } from "../../client.js";
+import { eq, inArray } from "../../drizzle.js";
 import { webhooks } from "../../schema/index.js";
 import type { WebhookRow } from "./webhook-rows.js";
 

@@ -1,6 +1,6 @@
 import type { Sealed } from "@hookflow/domain";
-import { eq } from "drizzle-orm";
 import type { Database } from "../../client.js";
+import { eq } from "../../drizzle.js";
 import { webhooks } from "../../schema/index.js";
 
 /**

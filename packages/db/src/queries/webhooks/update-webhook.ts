@@ -1,5 +1,5 @@
-import { eq, not } from "drizzle-orm";
 import type { Database } from "../../client.js";
+import { eq, not } from "../../drizzle.js";
 import { webhooks } from "../../schema/index.js";
 import type { WebhookRow, WebhookSettingsPatch } from "./webhook-rows.js";
 

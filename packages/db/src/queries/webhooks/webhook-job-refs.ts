@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql } from "../../drizzle.js";
 import type { DbExecutor } from "../pipeline-nodes/node-rows.js";
 
 /** A queued job of a webhook, as Postgres knows it (the queue names it from these fields). */
