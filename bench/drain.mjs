@@ -86,7 +86,7 @@ async function waitCount(receiver, target, timeoutMs) {
  * processes such as the WAL writer are left out).
  */
 const cpuGroups = (pid, pgPids) => ({
-  worker: { pid },
+  worker: { pid, threads: true },
   redis: { pid: redisServer.pid },
   ...Object.fromEntries(pgPids.map((p) => [`pg ${p}`, { pid: p }])),
 });

@@ -63,7 +63,9 @@ export async function closedLoop({
 /**
  * Open loop: requests are scheduled at a fixed rate whatever the server does, and latency is
  * measured from the SCHEDULED send time, so queueing in the client or server is not hidden
- * (no coordinated omission).
+ * (no coordinated omission). The first `warmupMs` are sent at the same rate but not measured
+ * (connections open, both sides' code is compiled); their latencies come back apart as
+ * `warmupLatency`, and `onResponse` is not called for them.
  */
 export async function openLoop({
   url,
@@ -72,13 +74,16 @@ export async function openLoop({
   headers = {},
   rate,
   durationMs = 5000,
+  warmupMs = 0,
   connections = 256,
   onResponse,
 }) {
   const pool = new Pool(url, { connections, pipelining: 1 });
-  const total = Math.floor((rate * durationMs) / 1000);
+  const warmup = Math.floor((rate * warmupMs) / 1000);
+  const total = warmup + Math.floor((rate * durationMs) / 1000);
   const interval = 1000 / rate;
   const latencies = [];
+  const warmupLatencies = [];
   let ok = 0;
   let errors = 0;
   const started = performance.now();
@@ -99,6 +104,10 @@ export async function openLoop({
           const text = await res.body.text();
           if (res.statusCode < 300) {
             ok++;
+            if (i < warmup) {
+              warmupLatencies.push(performance.now() - scheduled);
+              return;
+            }
             latencies.push(performance.now() - scheduled);
             onResponse?.(text, scheduled);
           } else errors++;
@@ -116,5 +125,6 @@ export async function openLoop({
     rate,
     achievedRps: ok / ((performance.now() - started) / 1000),
     latency: summarize(latencies),
+    warmupLatency: summarize(warmupLatencies),
   };
 }

@@ -49,7 +49,28 @@ function descendantsOf(table, root) {
 }
 
 /**
- * Groups: {name: {pid} | {comm: RegExp}}; a pid group includes the process's descendants, apart
+ * A process's threads' CPU by thread name, the main thread left out: V8's garbage collector and
+ * compiler helpers ("V8 DefaultWorke"), libuv's pool ("libuv-worker"), Node worker threads.
+ */
+function ticksByThreadName(pid) {
+  const out = new Map();
+  let tids = [];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`).map(Number);
+  } catch {
+    return out;
+  }
+  for (const tid of tids) {
+    if (tid === pid) continue;
+    const stat = readStat(`${pid}/task/${tid}`);
+    if (stat) out.set(stat.comm, (out.get(stat.comm) ?? 0) + stat.ticks);
+  }
+  return out;
+}
+
+/**
+ * Groups: {name: {pid, threads?} | {comm: RegExp}}; `threads: true` also reports the other
+ * threads' CPU by thread name (`<name> thread <comm>`); a pid group includes the process's descendants, apart
  * from those named by `excludeChildren` (they are reported as `<name> children`).
  */
 export function snapshotCpu(groups) {
@@ -71,6 +92,11 @@ export function snapshotCpu(groups) {
       // threads (jq), the garbage collector's helpers and libuv's pool.
       const main = readStat(`${spec.pid}/task/${spec.pid}`);
       if (main) result[`${name} main thread`] = main.ticks;
+      if (spec.threads) {
+        for (const [comm, threadTicks] of ticksByThreadName(spec.pid)) {
+          result[`${name} thread ${comm}`] = threadTicks;
+        }
+      }
     } else {
       for (const stat of table.values()) if (spec.comm.test(stat.comm)) ticks += stat.ticks;
       result[name] = ticks;

@@ -1,4 +1,5 @@
-// The run's results side by side with the issue's targets.
+// The run's results side by side with the targets docs/benchmarks.md states. Open-loop latencies
+// are measured after a one-second warm-up at the same rate (bench/lib/load.mjs, openLoop).
 import { fmt } from "./stats.mjs";
 
 export function printSummary(results, log) {
@@ -32,8 +33,8 @@ export function printSummary(results, log) {
   }
   row(
     "ingress, durable accept, no signature",
-    `${fmt(P.ingress_peak.rps, 0)} req/s, ${lat(P.ingress_peak)}; ${fmt(100 * P.ingress_ratio.ofBareHono, 1)} % of bare Hono, ${fmt(100 * P.ingress_ratio.ofIssueFigure4k, 0)} % of 4k/s`,
-    ">= 40 % of bare Hono (issue: about 4k/s)",
+    `${fmt(P.ingress_peak.rps, 0)} req/s, ${lat(P.ingress_peak)}; ${fmt(100 * P.ingress_ratio.ofBareHono, 1)} % of bare Hono`,
+    ">= 25 % of bare Hono",
   );
   row(
     "ingress, custom HMAC signature",
@@ -45,7 +46,7 @@ export function printSummary(results, log) {
     if (o)
       row(
         `ingress alone, open loop ${o.rate}/s (${share} % of peak)`,
-        lat(o.latency),
+        `${lat(o.latency)} (warm-up second: p99 ${fmt(o.warmupLatency?.p99)} ms)`,
         share === 50 ? "p99 < 25 ms" : "",
       );
   }
@@ -58,7 +59,7 @@ export function printSummary(results, log) {
   row(
     "one worker draining the backlog",
     `${fmt(P.e2e_drain.eventsPerSecond, 0)} events/s (${P.e2e_drain.backlog} events)`,
-    ">= 1,500 events/s",
+    "",
   );
   row(
     "ingress + worker, closed loop",
@@ -70,7 +71,7 @@ export function printSummary(results, log) {
     row(
       `with worker, open loop ${o.rate}/s (${o.label})`,
       `ingress ${lat(o.ingress)}; e2e ${lat(o.e2e)}`,
-      o.rate === 500 ? "e2e p50 < 15 ms, p99 < 50 ms" : "",
+      o.rate === 500 ? "e2e p50 < 10 ms, p99 < 50 ms" : "",
     );
   }
   const b = P.bad_receiver;

@@ -53,9 +53,11 @@ export async function workerPhases(ctx) {
     ["80% of peak", Math.round(peakRps * 0.8)],
   ]) {
     const pre = await counts(sql, plain.id);
-    const r = await inChild("open", post(ingressUrl, plain, { rate, connections: 256 }), {
-      collectIds: true,
-    });
+    const r = await inChild(
+      "open",
+      post(ingressUrl, plain, { rate, connections: 256, warmupMs: ctx.openWarmupMs }),
+      { collectIds: true },
+    );
     const c = await waitSettled(sql, plain.id, pre.total + r.ok, 120_000);
     const e2e = endToEnd((await receiver.drain()).arrivals, r.sent, summarize);
     P[`open_${rate}`] = {
@@ -63,6 +65,7 @@ export async function workerPhases(ctx) {
       rate,
       achievedRps: r.achievedRps,
       ingress: r.latency,
+      ingressWarmup: r.warmupLatency,
       e2e,
       errors: r.errors,
       balance: balance("plain", pre.total + r.ok, c),
