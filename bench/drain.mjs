@@ -17,7 +17,12 @@ import { fileURLToPath } from "node:url";
 import { counts } from "./lib/accounting.mjs";
 import { peak } from "./lib/drivers.mjs";
 import { HOOKFLOW_NODE_FLAGS } from "./lib/hookflow-node-flags.mjs";
-import { backendPids, startPrivateRedis } from "./lib/private-redis.mjs";
+import {
+  backendPids,
+  commandsPerItem,
+  resetCommandStats,
+  startPrivateRedis,
+} from "./lib/private-redis.mjs";
 import { cpuPerItem, snapshotCpu } from "./lib/process-cpu.mjs";
 import { peakRssMb, startProcess, stopProcess } from "./lib/processes.mjs";
 import { startReceiver } from "./lib/receiver-control.mjs";
@@ -131,8 +136,10 @@ async function hookflowRound(ctx) {
         })
       : undefined;
   const pgPids = await backendPids(sql, ctx.database);
+  resetCommandStats(redisServer.port);
   const cpuBefore = snapshotCpu(cpuGroups(worker.pid, pgPids));
   await waitCount(receiver, backlog, 300_000);
+  const redisCommands = commandsPerItem(redisServer.port, backlog);
   // Backends the worker opened during the drain count from zero.
   const allPids = await backendPids(sql, ctx.database);
   const cpu = cpuSummary(cpuBefore, snapshotCpu(cpuGroups(worker.pid, allPids)), backlog);
@@ -147,7 +154,7 @@ async function hookflowRound(ctx) {
   const { arrivals } = await receiver.drain();
   const settled = await counts(sql, plain.id);
   if (settled.pending > 0) throw new Error(`void run: ${settled.pending} events still pending`);
-  return { events: backlog, rate: rateOf(arrivals), cpu, rss };
+  return { events: backlog, rate: rateOf(arrivals), cpu, rss, redisCommands };
 }
 
 async function bareRound(ctx, jobs) {
@@ -182,8 +189,10 @@ async function bareRound(ctx, jobs) {
     },
   );
   await new Promise((resolve) => child.once("message", resolve));
+  resetCommandStats(redisServer.port);
   const cpuBefore = snapshotCpu(cpuGroups(child.pid, []));
   await waitCount(ctx.receiver, jobs, 300_000);
+  const redisCommands = commandsPerItem(redisServer.port, jobs);
   const cpu = cpuSummary(cpuBefore, snapshotCpu(cpuGroups(child.pid, [])), jobs);
   const rss = peakRssMb(child.pid);
   const exited = new Promise((resolve) => child.once("exit", resolve));
@@ -192,7 +201,7 @@ async function bareRound(ctx, jobs) {
   const { arrivals } = await ctx.receiver.drain();
   await queue.close();
   connection.disconnect();
-  return { events: jobs, rate: rateOf(arrivals), cpu, rss };
+  return { events: jobs, rate: rateOf(arrivals), cpu, rss, redisCommands };
 }
 
 async function main() {
@@ -238,6 +247,8 @@ async function main() {
       );
       log(`  CPU µs/event hookflow ${JSON.stringify(result.hookflow.cpu)}`);
       log(`  CPU µs/job   bare     ${JSON.stringify(result.bare.cpu)}`);
+      log(`  Redis commands/event hookflow ${JSON.stringify(result.hookflow.redisCommands)}`);
+      log(`  Redis commands/job   bare     ${JSON.stringify(result.bare.redisCommands)}`);
       log(
         `  peak RSS hookflow worker ${fmt(result.hookflow.rss, 0)} MB, bare ${fmt(result.bare.rss, 0)} MB`,
       );
