@@ -5,7 +5,7 @@
  * Node's ES module loader reads the package scope of each file it loads, and drizzle-orm's
  * package.json is 179 KB for about 450 files: importing it as ES modules took 0.9 s and left
  * each process about 110 MB larger (a heap of 190 MB at its peak for 7 MB of live objects),
- * where `require` takes 0.3 s and 11 MB. docs/decisions.md, "Loading drizzle-orm", has the
+ * where `require` takes 0.3 s and 11 MB. docs/decisions.md, "Loading dependencies", has the
  * measurement. postgres.js comes through the same `require` so the process holds one copy of it
  * (drizzle's CommonJS driver requires it too).
  */

@@ -1,7 +1,7 @@
 import { type Database, type MailStatus, recordMail } from "@hookflow/db";
 import { describeZodError, newPrefixedId } from "@hookflow/domain";
 import type { Logger } from "@hookflow/observability";
-import { createTransport } from "nodemailer";
+import type { Transporter } from "nodemailer";
 import { recipientCapProblem } from "./mail-limits.js";
 import { MailMessage, type MailResult } from "./mail-message.js";
 import type { MailQuota } from "./mail-quota.js";
@@ -57,21 +57,28 @@ function errorText(error: unknown): string {
 export function createMailer(options: CreateMailerOptions): Mailer {
   const now = options.now ?? (() => new Date());
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const transport = options.smtpUrl
-    ? createTransport({
-        url: options.smtpUrl,
+  const smtpUrl = options.smtpUrl;
+  // nodemailer is loaded with the first mail that goes out by SMTP: a process that never sends
+  // one does not carry it (docs/decisions.md, "Loading dependencies").
+  let transport: Promise<Transporter> | undefined;
+  const smtpTransport = (url: string): Promise<Transporter> => {
+    transport ??= import("nodemailer").then(({ createTransport }) =>
+      createTransport({
+        url,
         pool: true,
         maxConnections: 5,
         connectionTimeout: timeoutMs,
         greetingTimeout: timeoutMs,
         socketTimeout: timeoutMs * 3,
-      })
-    : undefined;
+      }),
+    );
+    return transport;
+  };
 
   async function deliver(message: MailMessage): Promise<Outcome> {
-    if (!transport) return { status: "outbox", error: null };
+    if (!smtpUrl) return { status: "outbox", error: null };
     try {
-      await transport.sendMail({
+      await (await smtpTransport(smtpUrl)).sendMail({
         from: options.from,
         to: message.to,
         subject: message.subject,
@@ -145,8 +152,13 @@ export function createMailer(options: CreateMailerOptions): Mailer {
   }
 
   return {
-    mode: transport ? "smtp" : "outbox",
+    mode: smtpUrl ? "smtp" : "outbox",
     send,
-    close: () => transport?.close(),
+    close: () => {
+      void transport?.then(
+        (opened) => opened.close(),
+        () => {},
+      );
+    },
   };
 }

@@ -1,15 +1,18 @@
 import { createHash } from "node:crypto";
 import { isIP } from "node:net";
 import { isPrivateAddress } from "@hookflow/domain";
-import { MongoClient } from "mongodb";
+import type { MongoClient } from "mongodb";
 import { guardedLookup } from "../delivery/guarded-lookup.js";
+import { loadMongoDriver } from "./mongo-driver.js";
 
 /** Connected clients kept per connection URI (the least recently used is closed beyond this). */
 const MAX_MONGO_CLIENTS = 20;
 
 export interface MongoClients {
   /** A client for the URI, or why it may not be used (a private address literal). */
-  get: (connectionUri: string) => { ok: true; client: MongoClient } | { ok: false; error: string };
+  get: (
+    connectionUri: string,
+  ) => Promise<{ ok: true; client: MongoClient } | { ok: false; error: string }>;
   close: () => Promise<void>;
 }
 
@@ -37,7 +40,7 @@ export function createMongoClients(options: {
 }): MongoClients {
   const clients = new Map<string, MongoClient>();
   return {
-    get: (connectionUri) => {
+    get: async (connectionUri) => {
       if (!options.allowPrivate) {
         for (const host of mongoHosts(connectionUri)) {
           if (
@@ -52,6 +55,7 @@ export function createMongoClients(options: {
           }
         }
       }
+      const { MongoClient } = await loadMongoDriver();
       const key = createHash("sha256").update(connectionUri).digest("hex");
       const known = clients.get(key);
       if (known) {

@@ -1,12 +1,14 @@
-import { BSON, type Document } from "mongodb";
+import type { BSON, Document } from "mongodb";
 import { type ActionExecutor, type ActionResult, permanentFailure } from "../action-types.js";
+import { loadMongoDriver } from "../mongo-driver.js";
 
 function parseDocument(
+  bson: typeof BSON,
   text: string,
   field: string,
 ): { ok: true; doc: Document } | { ok: false; error: string } {
   try {
-    const value = BSON.EJSON.parse(text, { relaxed: true }) as unknown;
+    const value = bson.EJSON.parse(text, { relaxed: true }) as unknown;
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
       return { ok: false, error: `${field}: the rendered template is not a JSON object` };
     }
@@ -51,17 +53,18 @@ export const mongoActionExecutor: ActionExecutor<"mongoAction"> = {
     }
     const rendered = ports.render.json(config.document, context);
     if (!rendered.ok) return permanentFailure(`document: ${rendered.error}`);
-    const document = parseDocument(rendered.text, "document");
+    const { BSON: bson } = await loadMongoDriver();
+    const document = parseDocument(bson, rendered.text, "document");
     if (!document.ok) return permanentFailure(document.error);
     let filter: Document = {};
     if (config.operation !== "insertOne") {
       const renderedFilter = ports.render.json(config.filter ?? "{}", context);
       if (!renderedFilter.ok) return permanentFailure(`filter: ${renderedFilter.error}`);
-      const parsed = parseDocument(renderedFilter.text, "filter");
+      const parsed = parseDocument(bson, renderedFilter.text, "filter");
       if (!parsed.ok) return permanentFailure(parsed.error);
       filter = parsed.doc;
     }
-    const client = ports.mongo.get(opened.credential.data.connectionUri);
+    const client = await ports.mongo.get(opened.credential.data.connectionUri);
     if (!client.ok) return permanentFailure(client.error);
     const collection = client.client.db(config.database).collection(config.collection);
     try {
