@@ -219,6 +219,28 @@ describe("migrateDatabase", () => {
     }
   });
 
+  it("0013 has events analyzed and vacuumed after 1 % of its rows changed", async () => {
+    const url = freshUrl();
+    try {
+      await migrateDatabase({ url });
+      const sql = postgres(url, { max: 1, onnotice: () => {} });
+      try {
+        const [row] = await sql<{ options: string[] | null }[]>`
+          select reloptions as options from pg_class where oid = 'events'::regclass`;
+        expect([...(row?.options ?? [])].sort()).toEqual([
+          "autovacuum_analyze_scale_factor=0.01",
+          "autovacuum_analyze_threshold=1000",
+          "autovacuum_vacuum_scale_factor=0.02",
+          "autovacuum_vacuum_threshold=1000",
+        ]);
+      } finally {
+        await sql.end();
+      }
+    } finally {
+      await dropDatabase(url);
+    }
+  });
+
   it("0008 moves nodes that ran in an organization webhook's graph into that organization", async () => {
     const url = freshUrl();
     const before = migrationsUpTo(7);
