@@ -1,6 +1,7 @@
 import {
   createTestDatabase,
   createTestRedisPrefix,
+  killProcessTree,
   streamUpload,
   type TestDatabase,
   type TestRedisPrefix,
@@ -34,7 +35,9 @@ describe("hookflow start: the api's edge", () => {
 
   afterAll(async () => {
     if (cli && cli.child.exitCode === null && cli.child.signalCode === null) {
-      cli.child.kill("SIGKILL");
+      // The whole tree: a default start's worker process would otherwise stop gracefully by
+      // itself and write its last steps after the Redis prefix is gone.
+      killProcessTree(cli.child.pid);
       await cli.exited;
     }
     await redis?.destroy();

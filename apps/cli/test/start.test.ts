@@ -3,6 +3,7 @@ import { signIncomingForTest, verifyHookflowSignature } from "@hookflow/domain";
 import {
   createTestDatabase,
   createTestRedisPrefix,
+  killProcessTree,
   openSse,
   type Receiver,
   type SseConnection,
@@ -318,7 +319,9 @@ describe.each(["api", "ingress", "worker", "stream"])("hookflow start --role %s"
 
   afterAll(async () => {
     if (cli && cli.child.exitCode === null && cli.child.signalCode === null) {
-      cli.child.kill("SIGKILL");
+      // The whole tree: a default start's worker process would otherwise stop gracefully by
+      // itself and write its last steps after the Redis prefix is gone.
+      killProcessTree(cli.child.pid);
       await cli.exited;
     }
     await redis?.destroy();
