@@ -1,4 +1,4 @@
-import { readEventTimeline } from "@hookflow/db";
+import { readEventTimeline, type TimelineBucket } from "@hookflow/db";
 import { ValidationError } from "@hookflow/domain";
 import { requireScope } from "../access.js";
 import type { Actor } from "../actor.js";
@@ -18,16 +18,8 @@ export interface EventTimelineInput {
   buckets: number;
 }
 
-export interface EventTimelineBucket {
-  /** Start of the bucket (ISO 8601). */
-  start: string;
-  total: number;
-  delivered: number;
-  failed: number;
-  p50: number | null;
-  p95: number | null;
-  p99: number | null;
-}
+/** A bucket of the query's, with its start (ISO 8601) in place of its index. */
+export type EventTimelineBucket = { start: string } & Omit<TimelineBucket, "index">;
 
 export interface EventTimeline {
   from: string;
