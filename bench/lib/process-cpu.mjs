@@ -50,7 +50,7 @@ function descendantsOf(table, root) {
 
 /**
  * A process's threads' CPU by thread name, the main thread left out: V8's garbage collector and
- * compiler helpers ("V8 DefaultWorke"), libuv's pool ("libuv-worker"), Node worker threads.
+ * compiler helpers ("V8Worker"), libuv's pool ("libuv-worker"), Node worker threads.
  */
 function ticksByThreadName(pid) {
   const out = new Map();
@@ -69,9 +69,10 @@ function ticksByThreadName(pid) {
 }
 
 /**
- * Groups: {name: {pid, threads?} | {comm: RegExp}}; `threads: true` also reports the other
- * threads' CPU by thread name (`<name> thread <comm>`); a pid group includes the process's descendants, apart
- * from those named by `excludeChildren` (they are reported as `<name> children`).
+ * Groups: {name: {pid, threads?} | {comm: RegExp}}; a pid group includes the process's
+ * descendants, apart from those named by `excludeChildren` (they are reported as
+ * `<name> children`); `threads: true` also reports the other threads' CPU by thread name
+ * (`<name> thread <comm>`).
  */
 export function snapshotCpu(groups) {
   const table = allProcesses();
