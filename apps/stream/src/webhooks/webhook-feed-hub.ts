@@ -4,6 +4,7 @@ import {
   parseFeedEntry,
   type RedisKeys,
   readWebhookFeed,
+  subscribeAfterHandshake,
 } from "@hookflow/queue";
 import type { Redis } from "ioredis";
 
@@ -79,7 +80,7 @@ export function createWebhookFeedHub(options: {
   };
 
   const subscribe = (): Promise<unknown> => {
-    subscription ??= subscriber.subscribe(channel).catch((error: unknown) => {
+    subscription ??= subscribeAfterHandshake(subscriber, channel).catch((error: unknown) => {
       subscription = null;
       onError(error, "could not subscribe to the webhook feed");
       throw error;

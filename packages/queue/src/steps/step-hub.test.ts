@@ -322,6 +322,35 @@ describe("step publisher and hub", () => {
     connection.disconnect();
   });
 
+  it("subscribes after its connection's handshake, so a watch begun during it breaks nothing", async () => {
+    // Redis answers SUBSCRIBE during the handshake, which turns the connection into a subscriber
+    // before the client's ready check (INFO) is sent: the check fails and the connection resets.
+    const connection = new Redis(prefix.url, { lazyConnect: true });
+    const errors: unknown[] = [];
+    connection.on("error", (error) => errors.push(error));
+    let reconnects = 0;
+    connection.on("reconnecting", () => reconnects++);
+    const local = createStepHub({ subscriberRedis: connection, commandRedis: commands, keys });
+    const eventId = nextEvent();
+    const seen: number[] = [];
+    const handshake = once(connection, "connect").then(() => {
+      expect(connection.status).toBe("connect");
+      return local.watch(eventId, {}, (entry) => seen.push(entry.seq));
+    });
+    await connection.connect();
+    const stop = await handshake;
+    await local.ready();
+    await publisher.publish(eventId, stepOf(eventId, "n1"));
+    await publisher.publish(eventId, stepOf(eventId, "n2"));
+    await until(() => seen.length === 2, "both messages");
+    expect(seen).toEqual([1, 2]);
+    expect(errors).toEqual([]);
+    expect(reconnects).toBe(0);
+    stop();
+    await local.close();
+    connection.disconnect();
+  });
+
   it("fills in messages published while its subscriber was disconnected", async () => {
     const connection = new Redis(prefix.url);
     const local = createStepHub({ subscriberRedis: connection, commandRedis: commands, keys });

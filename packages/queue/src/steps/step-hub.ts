@@ -1,5 +1,6 @@
 import type { Redis } from "ioredis";
 import type { RedisKeys } from "../redis-keys.js";
+import { subscribeAfterHandshake } from "../subscribe-after-handshake.js";
 import { parseStepEntry, peekEventId, type StepEntry } from "./step-entry.js";
 
 export type StepListener = (entry: StepEntry) => void;
@@ -100,7 +101,6 @@ class RedisStepHub {
   private readonly report: ErrorReport;
   private readonly watchers = new Map<string, Set<Watcher>>();
   private subscription: Promise<void> | null = null;
-  private connectedBefore: boolean;
   private closed = false;
   private idleTimer: NodeJS.Timeout | undefined;
   private readonly onMessage = (from: string, batch: string) => this.fanOut(from, batch);
@@ -112,7 +112,6 @@ class RedisStepHub {
     this.keys = options.keys;
     this.channel = options.keys.stepsChannel;
     this.report = options.onError ?? (() => {});
-    this.connectedBefore = this.subscriber.status === "ready";
     this.subscriber.on("message", this.onMessage);
     this.subscriber.on("ready", this.onReady);
   }
@@ -153,8 +152,7 @@ class RedisStepHub {
   }
 
   subscribe(): Promise<void> {
-    this.subscription ??= this.subscriber.subscribe(this.channel).then(
-      () => undefined,
+    this.subscription ??= subscribeAfterHandshake(this.subscriber, this.channel).catch(
       (error: unknown) => {
         this.subscription = null;
         throw error;
@@ -260,12 +258,10 @@ class RedisStepHub {
   }
 
   private resubscribe(): void {
-    if (!this.connectedBefore) {
-      this.connectedBefore = true;
-      return;
-    }
     if (!this.subscription || this.closed) return;
-    // Messages published while disconnected were lost by pub/sub: subscribe again, then re-read.
+    // A subscription asked for before this connection was ready may have been made on an earlier
+    // connection, and pub/sub lost what was published since: subscribe again, then re-read. On a
+    // first connection this costs one more SUBSCRIBE and buffer read per watcher.
     this.subscription = null;
     this.subscribe().then(
       () => {
