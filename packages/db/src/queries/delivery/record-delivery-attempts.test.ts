@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { createDb, type DbHandle } from "../../client.js";
+import { drizzle, postgres } from "../../drizzle.js";
 import { dropDatabase, migrateDatabase } from "../../migrate.js";
+import * as schema from "../../schema/index.js";
 import { findDeliveryEvents } from "./find-delivery-event.js";
 import type { RecordDeliveryAttemptInput } from "./record-delivery-attempt.js";
 import { recordDeliveryAttempts } from "./record-delivery-attempts.js";
@@ -150,5 +152,41 @@ describe("recordDeliveryAttempts", () => {
     const [row] = await handle.sql`select delivery_body, pipeline_state from events
       where id = ${open}`;
     expect(row).toEqual({ delivery_body: '{"shaped":true}', pipeline_state: { claimed: true } });
+  });
+
+  it("finds a batch's events by key in every plan, however few events were open when planned", async () => {
+    // Few open events among many settled ones, with fresh statistics: the moment a worker's
+    // connection caches the statement's generic plan. A plan that reads the open events through
+    // their partial index (or the status index) would scan all of them for every later batch.
+    const hook = await webhook();
+    await handle.sql`insert into events (id, webhook_id, status, body, headers)
+      select 'evt_settled_' || g, ${hook}, 'delivered', '{}', '{}'::jsonb
+      from generate_series(1, 2000) g`;
+    const open = await event(hook);
+    await handle.sql`analyze events`;
+    const plans: string[] = [];
+    const explaining = postgres(url, {
+      max: 1,
+      onnotice: (notice) => plans.push(String(notice.message)),
+      // Always the cached generic plan; no sequential scan, so the choice is among the indexes.
+      connection: { plan_cache_mode: "force_generic_plan", enable_seqscan: "off" },
+    });
+    try {
+      // Drizzle sets the client's JSON parameters to pass text through, as createDb's client.
+      const db = drizzle(explaining, { schema });
+      await explaining`load 'auto_explain'`;
+      await explaining`set auto_explain.log_min_duration = 0`;
+      await explaining`set auto_explain.log_level = notice`;
+      const [result] = await recordDeliveryAttempts(
+        { db, sql: explaining, close: async () => {} },
+        [attempt(open, hook, true)],
+      );
+      expect(result?.eventUpdated).toBe(true);
+    } finally {
+      await explaining.end({ timeout: 5 });
+    }
+    const plan = plans.find((text) => text.includes("Update on events"));
+    expect(plan).toMatch(/Index Scan using events_pkey on events e/);
+    expect(plan).not.toMatch(/events_open_idx|events_status_created_idx|events_webhook_status/);
   });
 });

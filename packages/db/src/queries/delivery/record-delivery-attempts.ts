@@ -72,7 +72,8 @@ interface ResultRow {
  * rule as the domain's `nextHealth`, computed in SQL from the row's current count, so concurrent
  * workers never lose an update). A webhook whose health would not change is not touched, keeping
  * hot webhooks free of row locks. The statement text never varies, so each connection prepares
- * it once. Results come back in input order.
+ * it once, and every plan of it finds the batch's events by primary key (see the comment on the
+ * events update). Results come back in input order.
  */
 export async function recordDeliveryAttempts(
   handle: DbHandle,
@@ -119,7 +120,10 @@ export async function recordDeliveryAttempts(
         delivery_body = case when i.delivery_body is not null
           then i.delivery_body else e.delivery_body end
       from input i
-      where e.id = i.event_id and e.status in ('pending', 'retrying')
+      -- The open-status test is wrapped so no plan can read it as an index condition: events are
+      -- found by key only. A cached generic plan made while few events were open otherwise scans
+      -- every open event (the open-events partial index) into a hash join, for each batch.
+      where e.id = i.event_id and coalesce(e.status in ('pending', 'retrying'), false)
       returning e.id
     ), steps as (
       insert into event_step_batches (event_id, steps)
