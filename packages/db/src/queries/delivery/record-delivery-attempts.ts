@@ -93,6 +93,12 @@ export async function recordDeliveryAttempts(
         has_delivery_phase boolean, delivery_phase text, has_phase_attempt_count boolean,
         phase_attempt_count int, has_pipeline boolean, pipeline_state jsonb, delivery_body text,
         steps json, outcome text)
+      -- Always true (ord counts from 0), but a range on a column without statistics is taken to
+      -- keep 0.5 % of rows, so the planner expects a batch of one row: one key lookup in events
+      -- then costs less than any scan of it, at any table size (json_to_recordset is otherwise
+      -- assumed to return 100 rows, and a hash join over a sequential scan wins on a table of
+      -- some thousands of rows; a generic plan made then is kept until the next ANALYZE).
+      where ord between 0 and 2147483647
     ), ins as (
       insert into delivery_attempts
         (id, event_id, webhook_id, target_url, is_additional_target, is_fallback, attempt,
@@ -123,6 +129,7 @@ export async function recordDeliveryAttempts(
       -- The open-status test is wrapped so no plan can read it as an index condition: events are
       -- found by key only. A cached generic plan made while few events were open otherwise scans
       -- every open event (the open-events partial index) into a hash join, for each batch.
+      -- With the batch's one-row estimate above, every plan is a nested loop of key lookups.
       where e.id = i.event_id and coalesce(e.status in ('pending', 'retrying'), false)
       returning e.id
     ), steps as (
