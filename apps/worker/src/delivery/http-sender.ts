@@ -1,6 +1,7 @@
 import { checkTargetUrl } from "@hookflow/domain";
 import { Agent, request } from "undici";
 import { guardedLookup, PrivateTargetError, RefusedTargetError } from "./guarded-lookup.js";
+import { readHead, utf8Head } from "./response-head.js";
 
 const RESPONSE_BODY_LIMIT = 4096;
 
@@ -106,19 +107,8 @@ export function createHttpSender(options: {
         dispatcher: agent,
         signal: AbortSignal.timeout(timeoutMs),
       });
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of response.body as AsyncIterable<Buffer>) {
-        chunks.push(chunk);
-        size += chunk.length;
-        // Leaving the loop destroys the stream: the rest is never read.
-        if (size >= RESPONSE_BODY_LIMIT) break;
-      }
-      // A streaming decode drops a character cut in half at the limit instead of emitting U+FFFD.
-      const text = new TextDecoder().decode(
-        Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT),
-        { stream: true },
-      );
+      const head = await readHead(response.body, RESPONSE_BODY_LIMIT);
+      const text = utf8Head(head, RESPONSE_BODY_LIMIT);
       const retryAfter = response.headers["retry-after"];
       return {
         statusCode: response.statusCode,
