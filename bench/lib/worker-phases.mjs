@@ -2,7 +2,7 @@
 // delivery (ingress-to-delivery latency), and the bad receiver. Run after the ingress-alone
 // phases of bench/run.mjs, on the same database, receiver and ingress.
 import { setTimeout as sleep } from "node:timers/promises";
-import { balance, counts, endToEnd, waitSettled } from "./accounting.mjs";
+import { balance, counts, endToEnd, vacuumWithoutAutovacuum, waitSettled } from "./accounting.mjs";
 import { inChild } from "./drivers.mjs";
 import { fmt, summarize } from "./stats.mjs";
 
@@ -52,6 +52,9 @@ export async function workerPhases(ctx) {
     ["50% of peak", Math.round(peakRps * 0.5)],
     ["80% of peak", Math.round(peakRps * 0.8)],
   ]) {
+    if (await vacuumWithoutAutovacuum(sql)) {
+      log(`  (autovacuum is off on this server: events vacuumed before the ${label} phase)`);
+    }
     const pre = await counts(sql, plain.id);
     const r = await inChild(
       "open",
