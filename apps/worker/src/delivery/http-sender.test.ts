@@ -1,3 +1,6 @@
+import { once } from "node:events";
+import { createServer, type RequestListener, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { startReceiver } from "@hookflow/testing";
 import { createHttpSender } from "./http-sender.js";
 
@@ -45,4 +48,62 @@ describe("createHttpSender", () => {
       await sender.close();
     }
   });
+
+  it("cuts an endless response body at 4 KB and answers", async () => {
+    const { url, close } = await serve((_req, res) => {
+      res.writeHead(200, { "content-type": "text/plain" });
+      const pump = () => {
+        while (!res.destroyed && res.write("y".repeat(1024))) {}
+        if (!res.destroyed) res.once("drain", pump);
+      };
+      pump();
+    });
+    const sender = createHttpSender({ timeoutMs: 5_000, allowPrivateTargets: true });
+    try {
+      const result = await sender.send({ url, headers: {}, body: "{}" });
+      expect(result).toMatchObject({ statusCode: 200, error: null });
+      expect(result.responseBody).toBe("y".repeat(4096));
+    } finally {
+      await sender.close();
+      await close();
+    }
+  });
+
+  it("reports a timeout when the body never ends after the headers", async () => {
+    const { url, close } = await serve((_req, res) => {
+      res.writeHead(200, { "content-type": "text/plain" });
+      res.write("partial");
+    });
+    const sender = createHttpSender({ timeoutMs: 200, allowPrivateTargets: true });
+    try {
+      const result = await sender.send({ url, headers: {}, body: "{}" });
+      expect(result).toMatchObject({
+        statusCode: 0,
+        responseBody: "",
+        error: "timeout: no complete response within 200 ms",
+        refused: false,
+      });
+    } finally {
+      await sender.close();
+      await close();
+    }
+  });
 });
+
+/** A local HTTP server answering with `handler`; `close` drops its open connections too. */
+async function serve(
+  handler: RequestListener,
+): Promise<{ url: string; close: () => Promise<void> }> {
+  const server: Server = createServer(handler);
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: async () => {
+      server.closeAllConnections();
+      server.close();
+      await once(server, "close");
+    },
+  };
+}
