@@ -1,5 +1,6 @@
 import type { Database } from "../../client.js";
 import { sql } from "../../drizzle.js";
+import { withPlainIndexScans } from "../plain-index-scans.js";
 
 export interface OverdueEvent {
   id: string;
@@ -18,12 +19,7 @@ export interface OverdueCursor {
  * before `dueBefore`, oldest first, continuing after `after` so successive sweeps walk the whole
  * backlog instead of re-reading its head.
  *
- * Walks the partial index `events_open_idx` with a plain index scan, never a bitmap or sequential
- * scan (docs/decisions.md, "Events as a queue table"): the index keeps an entry for every row
- * version that was once open until vacuum removes it, and only a plain index scan marks the
- * entries of dead versions as dead when it meets them, so the next sweep skips them. A bitmap
- * scan, which the planner prefers when its statistics say few events are open, reads every such
- * entry and its heap page again on every sweep.
+ * Walks the partial index `events_open_idx` with a plain index scan (see `withPlainIndexScans`).
  */
 export async function findOverdueEvents(
   db: Database,
@@ -32,11 +28,8 @@ export async function findOverdueEvents(
   const after = options.after
     ? sql`and (e.next_attempt_at, e.id) > (${options.after.nextAttemptAt.toISOString()}::timestamptz, ${options.after.id})`
     : sql``;
-  const rows = (await db.transaction(async (tx) => {
-    await tx.execute(
-      sql`select set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true)`,
-    );
-    return tx.execute(sql`
+  const rows = (await withPlainIndexScans(db, (tx) =>
+    tx.execute(sql`
     select e.id, e.webhook_id, e.priority, e.next_attempt_at
     from events e
     join webhooks w on w.id = e.webhook_id
@@ -46,8 +39,8 @@ export async function findOverdueEvents(
       and w.is_active
       ${after}
     order by e.next_attempt_at, e.id
-    limit ${options.limit}`);
-  })) as unknown as Array<{
+    limit ${options.limit}`),
+  )) as unknown as Array<{
     id: string;
     webhook_id: string;
     priority: number;

@@ -1,5 +1,6 @@
 import type { Database } from "../../client.js";
 import { sql } from "../../drizzle.js";
+import { withPlainIndexScans } from "../plain-index-scans.js";
 
 export interface ParkToResume {
   id: string;
@@ -21,8 +22,8 @@ export interface ParkCursor {
  * past their `resume_at` (delay over, approval or merge timed out), and decided parks (approved
  * or rejected through the API) whose continuation the worker has not applied. Oldest first by
  * (due, id), continuing after `after` so successive sweeps walk the whole backlog instead of
- * re-reading its head. Uses the partial indexes `event_parks_due_idx` and
- * `event_parks_unresolved_idx`.
+ * re-reading its head. Walks the partial indexes `event_parks_due_idx` and
+ * `event_parks_unresolved_idx` with plain index scans (see `withPlainIndexScans`).
  */
 export async function findParksToResume(
   db: Database,
@@ -36,7 +37,8 @@ export async function findParksToResume(
   const afterDecided = cursor
     ? sql`and (decided_at, id) > (${cursor.due.toISOString()}::timestamptz, ${cursor.id})`
     : sql``;
-  const rows = (await db.execute(sql`
+  const rows = (await withPlainIndexScans(db, (tx) =>
+    tx.execute(sql`
     select p.id, p.event_id, p.webhook_id, e.priority, p.due from (
       (select id, event_id, webhook_id, resume_at as due from event_parks
         where status = 'waiting' and resume_at < ${before}::timestamptz ${afterWaiting}
@@ -49,7 +51,8 @@ export async function findParksToResume(
     ) p
     join events e on e.id = p.event_id
     order by p.due, p.id
-    limit ${input.limit}`)) as unknown as Array<{
+    limit ${input.limit}`),
+  )) as unknown as Array<{
     id: string;
     event_id: string;
     webhook_id: string;
