@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { setWebhookCircuitState } from "@hookflow/db";
 import { type CircuitConfig, cooldownMs } from "@hookflow/domain";
 import type { DeliverJobData } from "@hookflow/queue";
@@ -184,7 +183,7 @@ async function deliver(
     webhookId: webhook.id,
     perSecond: webhook.rateLimitPerSecond,
     perMinute: webhook.rateLimitPerMinute,
-    member: `${event.id}:${randomBytes(6).toString("hex")}`,
+    eventId: event.id,
   });
   if (waitMs > 0) {
     // Deferred, never dropped, never counted as a failure; the event row is left as it is. The

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { Redis } from "ioredis";
 import { luaScript } from "../redis/lua-script.js";
 
@@ -42,7 +43,8 @@ export interface RateLimiter {
     webhookId: string;
     perSecond: number;
     perMinute: number;
-    member: string;
+    /** The attempt's event; its window entry is the id with a random suffix (a retry is new). */
+    eventId: string;
   }) => Promise<number>;
 }
 
@@ -53,8 +55,9 @@ export function createRateLimiter(options: {
   const { redis, keyOf } = options;
   const slidingWindow = luaScript(redis, SLIDING_WINDOW);
   return {
-    acquire: async ({ webhookId, perSecond, perMinute, member }) => {
+    acquire: async ({ webhookId, perSecond, perMinute, eventId }) => {
       if (perSecond <= 0 && perMinute <= 0) return 0;
+      const member = `${eventId}:${randomBytes(6).toString("hex")}`;
       const wait = await slidingWindow(
         [keyOf(`${webhookId}:s`), keyOf(`${webhookId}:m`)],
         [perSecond, perMinute, member],
