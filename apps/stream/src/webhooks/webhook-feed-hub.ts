@@ -61,13 +61,17 @@ export function createWebhookFeedHub(options: {
     }
   };
 
-  const catchUp = async (watcher: Watcher, fromId: string | undefined) => {
+  /**
+   * Reads the stored feed from `fromId` on. A new watch (`resend`) gets the entry at `fromId`
+   * itself again, since its steps may have been cut short; after a reconnect the watcher already
+   * has it, so only later entries are sent.
+   */
+  const catchUp = async (watcher: Watcher, fromId: string | undefined, resend: boolean) => {
     watcher.catchingUp = true;
     if (fromId !== undefined) {
       try {
         const stored = await readWebhookFeed(commands, keys, watcher.webhookId, fromId);
-        // The entry at `fromId` itself is sent again: its steps may have been cut short.
-        if (watcher.lastId === fromId) watcher.lastId = undefined;
+        if (resend && watcher.lastId === fromId) watcher.lastId = undefined;
         for (const entry of stored) deliver(watcher, entry);
       } catch (error) {
         onError(error, "could not read a webhook feed");
@@ -107,7 +111,7 @@ export function createWebhookFeedHub(options: {
     }
     // Announcements published while disconnected were lost by pub/sub: the feed has them.
     for (const set of watchers.values()) {
-      for (const watcher of set) void catchUp(watcher, watcher.lastId);
+      for (const watcher of set) void catchUp(watcher, watcher.lastId, false);
     }
   });
 
@@ -125,7 +129,7 @@ export function createWebhookFeedHub(options: {
       set.add(watcher);
       watchers.set(webhookId, set);
       subscribe().then(
-        () => catchUp(watcher, fromId),
+        () => catchUp(watcher, fromId, true),
         () => undefined, // reported; the reconnect re-reads from the watcher's last id
       );
       return () => {
