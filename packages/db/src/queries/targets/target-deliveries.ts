@@ -1,7 +1,6 @@
 import type { Database } from "../../client.js";
-import { and, eq, inArray, lt, or, sql } from "../../drizzle.js";
+import { and, eq, inArray, sql } from "../../drizzle.js";
 import { additionalTargets, targetDeliveries } from "../../schema/index.js";
-import { withPlainIndexScans } from "../plain-index-scans.js";
 
 export type TargetDeliveryRow = typeof targetDeliveries.$inferSelect;
 
@@ -252,41 +251,6 @@ export async function abandonTargetDelivery(
         inArray(targetDeliveries.status, ["pending", "retrying"]),
       ),
     );
-}
-
-/**
- * Target deliveries (or their notifications) due before `dueBefore`, oldest first, through the
- * partial index `target_deliveries_open_idx` walked with a plain index scan (see
- * `withPlainIndexScans`).
- */
-export async function findOverdueTargetDeliveries(
-  db: Database,
-  options: { dueBefore: Date; limit: number },
-): Promise<
-  Array<Pick<TargetDeliveryRow, "eventId" | "targetId" | "webhookId" | "priority" | "status">>
-> {
-  return withPlainIndexScans(db, (tx) =>
-    tx
-      .select({
-        eventId: targetDeliveries.eventId,
-        targetId: targetDeliveries.targetId,
-        webhookId: targetDeliveries.webhookId,
-        priority: targetDeliveries.priority,
-        status: targetDeliveries.status,
-      })
-      .from(targetDeliveries)
-      .where(
-        and(
-          or(
-            inArray(targetDeliveries.status, ["pending", "retrying"]),
-            eq(targetDeliveries.notifyStatus, "pending"),
-          ),
-          lt(targetDeliveries.nextAttemptAt, options.dueBefore),
-        ),
-      )
-      .orderBy(targetDeliveries.nextAttemptAt)
-      .limit(options.limit),
-  );
 }
 
 /** The target deliveries of an event, for the events API. */
