@@ -79,6 +79,10 @@ describe("findOverdueEvents", () => {
       await explaining`set auto_explain.log_level = notice`;
       const found = await findOverdueEvents(db, { dueBefore: NOW, limit: 500 });
       expect(found).toHaveLength(300);
+      // The scan settings were the sweep's transaction's only: the connection plans as before.
+      const [setting] = await explaining`select current_setting('enable_bitmapscan') as bitmap,
+        current_setting('enable_seqscan') as seq`;
+      expect(setting).toEqual({ bitmap: "on", seq: "on" });
     } finally {
       await explaining.end({ timeout: 5 });
     }
