@@ -16,7 +16,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { counts } from "./lib/accounting.mjs";
 import { peak } from "./lib/drivers.mjs";
-import { HOOKFLOW_NODE_FLAGS } from "./lib/hookflow-node-flags.mjs";
+import { HOOKFLOW_NODE_FLAGS, HOOKFLOW_WORKER_NODE_FLAGS } from "./lib/hookflow-node-flags.mjs";
 import {
   backendPids,
   commandsPerItem,
@@ -123,7 +123,7 @@ async function hookflowRound(ctx) {
   await receiver.reset();
   const worker = await startProcess({
     name: "worker",
-    args: [...HOOKFLOW_NODE_FLAGS, ...profArgs, CLI, "start", "--role", "worker"],
+    args: [...HOOKFLOW_WORKER_NODE_FLAGS, ...profArgs, CLI, "start", "--role", "worker"],
     env: { ...env, PORT: String(PORTS.worker) },
     healthUrl: `http://127.0.0.1:${PORTS.worker}/api/health`,
     cwd: ROOT,

@@ -15,7 +15,7 @@ import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { waitArrivals } from "./lib/accounting.mjs";
-import { HOOKFLOW_NODE_FLAGS } from "./lib/hookflow-node-flags.mjs";
+import { HOOKFLOW_WORKER_NODE_FLAGS } from "./lib/hookflow-node-flags.mjs";
 import { startProcess, stopProcess } from "./lib/processes.mjs";
 import { startReceiver } from "./lib/receiver-control.mjs";
 import {
@@ -109,7 +109,7 @@ async function main() {
   try {
     worker = await startProcess({
       name: "worker",
-      args: [...HOOKFLOW_NODE_FLAGS, CLI, "start", "--role", "worker"],
+      args: [...HOOKFLOW_WORKER_NODE_FLAGS, CLI, "start", "--role", "worker"],
       env: { ...env, PORT: String(PORTS.worker) },
       healthUrl: `http://127.0.0.1:${PORTS.worker}/api/health`,
       cwd: ROOT,

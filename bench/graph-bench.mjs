@@ -31,7 +31,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { balance, counts, isSettled, waitArrivals, waitSettled } from "./lib/accounting.mjs";
 import { inChild } from "./lib/drivers.mjs";
-import { HOOKFLOW_NODE_FLAGS } from "./lib/hookflow-node-flags.mjs";
+import { HOOKFLOW_NODE_FLAGS, HOOKFLOW_WORKER_NODE_FLAGS } from "./lib/hookflow-node-flags.mjs";
 import { cpuPerItem, snapshotCpu } from "./lib/process-cpu.mjs";
 import { startProcess, stopProcess } from "./lib/processes.mjs";
 import { startReceiver } from "./lib/receiver-control.mjs";
@@ -262,7 +262,7 @@ async function main() {
     const startWorker = () =>
       startProcess({
         name: "worker",
-        args: [...HOOKFLOW_NODE_FLAGS, ...PROFILE_ARGS, CLI, "start", "--role", "worker"],
+        args: [...HOOKFLOW_WORKER_NODE_FLAGS, ...PROFILE_ARGS, CLI, "start", "--role", "worker"],
         env: { ...env, PORT: String(PORTS.worker) },
         healthUrl: `http://127.0.0.1:${PORTS.worker}/api/health`,
         cwd: ROOT,

@@ -21,7 +21,7 @@ import { fileURLToPath } from "node:url";
 import { balance, counts } from "./lib/accounting.mjs";
 import { drainComparison } from "./lib/drain-child.mjs";
 import { inChild, peak, peakDriverName } from "./lib/drivers.mjs";
-import { HOOKFLOW_NODE_FLAGS } from "./lib/hookflow-node-flags.mjs";
+import { HOOKFLOW_NODE_FLAGS, HOOKFLOW_WORKER_NODE_FLAGS } from "./lib/hookflow-node-flags.mjs";
 import { peakRssMb, startProcess, stopProcess } from "./lib/processes.mjs";
 import { startReceiver } from "./lib/receiver-control.mjs";
 import { printSummary } from "./lib/report.mjs";
@@ -108,7 +108,14 @@ const post = (url, webhook, extra = {}) => ({
 const app = (name, role, port) =>
   startProcess({
     name,
-    args: [...HOOKFLOW_NODE_FLAGS, ...profArgs, CLI, "start", "--role", role],
+    args: [
+      ...(role === "worker" ? HOOKFLOW_WORKER_NODE_FLAGS : HOOKFLOW_NODE_FLAGS),
+      ...profArgs,
+      CLI,
+      "start",
+      "--role",
+      role,
+    ],
     env: { ...env, PORT: String(port) },
     healthUrl: `http://127.0.0.1:${port}/api/health`,
     cwd: ROOT,

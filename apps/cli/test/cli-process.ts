@@ -8,6 +8,7 @@ import {
   type TestDatabase,
   type TestRedisPrefix,
 } from "@hookflow/testing";
+import { NODE_FLAGS } from "../src/node-flags.js";
 
 /** The built CLI: the root `pnpm test` builds before jest runs. */
 export const CLI = fileURLToPath(new URL("../dist/main.js", import.meta.url));
@@ -67,7 +68,8 @@ export interface RunningCli {
  * the process exits before listening.
  */
 export function startCli(args: string[], env: Record<string, string>): Promise<RunningCli> {
-  const child = spawn(process.execPath, [CLI, ...args], {
+  // With the V8 flags every deployed Hookflow process starts with.
+  const child = spawn(process.execPath, [...NODE_FLAGS, CLI, ...args], {
     env: childEnv({ METRICS_PORT: "0", ...env, PORT: "0", HOST: "127.0.0.1" }),
   });
   let output = "";

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { parse, parseAllDocuments } from "yaml";
 import { parseStartArgs, ROLES } from "../src/commands/start-args.js";
 import { type RouteTarget, routeOf } from "../src/compose-fetch.js";
-import { NODE_FLAGS } from "../src/node-flags.js";
+import { NODE_FLAGS, WORKER_NODE_FLAGS } from "../src/node-flags.js";
 
 // No Docker engine or cluster runs in CI: these checks read the deploy files the way Compose,
 // Caddy and Kubernetes would and hold them to what the CLI actually accepts and routes.
@@ -34,6 +34,7 @@ interface ComposeService {
   image?: string;
   build?: unknown;
   command?: string[];
+  entrypoint?: string[];
   environment?: Record<string, string>;
   depends_on?: string[] | Record<string, { condition?: string }>;
   healthcheck?: { test?: unknown };
@@ -88,6 +89,17 @@ describe("docker-compose.yml", () => {
     expect([...byRole.keys()].sort()).toEqual([...ROLES].sort());
     const worker = services[byRole.get("worker") ?? ""];
     expect(worker?.deploy?.replicas).toBe(2);
+  });
+
+  it("starts the worker with the worker's V8 flags and the other roles with the image's", () => {
+    for (const [name, service] of Object.entries(services)) {
+      if (service.command?.[0] !== "start") continue;
+      const role = roleOf(service);
+      expect({ service: name, entrypoint: service.entrypoint }).toEqual({
+        service: name,
+        entrypoint: role === "worker" ? ["node", ...WORKER_NODE_FLAGS, "dist/main.js"] : undefined,
+      });
+    }
   });
 
   it("requires the secrets through Compose's required-variable syntax", () => {
@@ -259,6 +271,18 @@ describe("infra/k8s", () => {
     expect(roles.sort()).toEqual([...ROLES].sort());
     const worker = deployments.find((d) => d.metadata.name === "hookflow-worker");
     expect(worker.spec.replicas).toBe(2);
+  });
+
+  it("starts the worker with the worker's V8 flags and the other roles with the image's", () => {
+    for (const deployment of ofKind("Deployment")) {
+      const container = deployment.spec.template.spec.containers[0];
+      const parsed = parseStartArgs(container.args.slice(1));
+      const role = "role" in parsed ? parsed.role : null;
+      expect({ role, command: container.command }).toEqual({
+        role,
+        command: role === "worker" ? ["node", ...WORKER_NODE_FLAGS, "dist/main.js"] : undefined,
+      });
+    }
   });
 
   it("has Prometheus scrape each pod's metrics port, which no Service exposes", () => {

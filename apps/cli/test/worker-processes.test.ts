@@ -1,4 +1,6 @@
+import { readFileSync } from "node:fs";
 import { type Receiver, startReceiver, waitUntil } from "@hookflow/testing";
+import { NODE_FLAGS, WORKER_NODE_FLAGS } from "../src/node-flags.js";
 import { type HookflowUnderTest, startHookflow } from "./cli-process.js";
 
 const METRICS_TOKEN = "cli-test-metrics-token-workers";
@@ -20,6 +22,13 @@ function logLines(output: string, msg: string): Record<string, unknown>[] {
 function workerPids(hookflow: HookflowUnderTest): number[] {
   const [listening] = logLines(hookflow.cli.output(), "hookflow listening");
   return (listening?.workerProcesses as number[] | undefined) ?? [];
+}
+
+/** The Node flags a running process was started with (Linux: its command line). */
+function nodeFlagsOf(pid: number): string[] {
+  const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").slice(1);
+  const script = argv.findIndex((arg) => !arg.startsWith("--"));
+  return argv.slice(0, script === -1 ? argv.length : script);
 }
 
 function alive(pid: number): boolean {
@@ -79,6 +88,9 @@ describe("hookflow start --worker-processes 2", () => {
     expect(pids).toHaveLength(2);
     for (const pid of pids) expect(alive(pid)).toBe(true);
     expect(pids).not.toContain(hookflow.cli.child.pid);
+    // The parent runs the HTTP roles with Hookflow's flags; each worker gets the worker's.
+    expect(nodeFlagsOf(hookflow.cli.child.pid as number)).toEqual([...NODE_FLAGS]);
+    for (const pid of pids) expect(nodeFlagsOf(pid)).toEqual([...WORKER_NODE_FLAGS]);
 
     const send = await webhookSender(hookflow.base, `${receiver.url}/hook`, "workers@example.com");
     for (let n = 1; n <= 6; n++) await send(n);

@@ -10,6 +10,7 @@ import {
 } from "@hookflow/observability";
 import { composeFetch } from "../compose-fetch.js";
 import { type Listening, listen, waitForShutdownSignal } from "../listen.js";
+import { workerExecArgv } from "../node-flags.js";
 import { buildComponent, type Component, migrate, type Role } from "../roles.js";
 import {
   announceReady,
@@ -70,7 +71,7 @@ async function bringUp(
       ? startWorkerProcesses({
           count: workerProcesses,
           entry: process.argv[1] ?? "",
-          execArgv: process.execArgv,
+          execArgv: workerExecArgv(process.execArgv),
           env: process.env,
           logger,
         })
