@@ -1,6 +1,6 @@
 import { users } from "@hookflow/db";
 import { newId } from "@hookflow/domain";
-import { type ReceivedRequest, type Receiver, startReceiver, waitUntil } from "@hookflow/testing";
+import { type ReceivedRequest, type Receiver, startReceiver, waitFor } from "@hookflow/testing";
 import { processDelivery } from "../src/delivery/process-delivery.js";
 import {
   expectedHookflowSignature,
@@ -31,10 +31,6 @@ beforeEach(() => {
   });
 });
 
-async function until(check: () => Promise<boolean> | boolean, timeoutMs = 15_000): Promise<void> {
-  await waitUntil(async () => ((await check()) ? true : undefined), { timeoutMs });
-}
-
 const at = (path: string) => receiver.requests.filter((r) => r.path === path);
 const decoded = (request: ReceivedRequest | undefined, header: string) =>
   JSON.parse(Buffer.from(String(request?.headers[header]), "base64").toString("utf8"));
@@ -57,7 +53,7 @@ describe("chains", () => {
     const original = { type: "order.created", order: { id: "o-7" } };
     const root = await h.createEvent(w, { body: JSON.stringify(original) });
 
-    await until(() => at(`/step-b-${tag}`).length === 1);
+    await waitFor(() => at(`/step-b-${tag}`).length === 1);
     expect((await h.event(root.id)).status).toBe("delivered");
 
     const [stepA] = at(`/step-a-${tag}`);
@@ -127,7 +123,7 @@ describe("chains", () => {
       chainWebhookIds: [a.id, b.id],
     });
     const root = await h.createEvent(w);
-    await until(async () => (await childrenOf(root.id)).length === 1);
+    await waitFor(async () => (await childrenOf(root.id)).length === 1);
     const [first] = await childrenOf(root.id);
     await h.waitForStatus(first?.id ?? "", "failed");
     expect(at(`/fail-${tag}`)).toHaveLength(1);
@@ -182,7 +178,7 @@ describe("chains under the forwarding limits", () => {
       shallow.database.db.query.events.findMany({
         where: (e, { eq }) => eq(e.parentEventId, parentEventId),
       });
-    await until(async () => (await children(root.id)).length === 1);
+    await waitFor(async () => (await children(root.id)).length === 1);
     const [first] = await children(root.id);
     await shallow.waitForStatus(first?.id ?? "", "delivered");
     // The step's own job continues the chain once it is delivered; run it again to be sure it

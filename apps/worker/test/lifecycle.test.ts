@@ -1,5 +1,5 @@
 import { type Priority, WebhookChanged } from "@hookflow/queue";
-import { type Receiver, scrapeMetrics, startReceiver, waitUntil } from "@hookflow/testing";
+import { type Receiver, scrapeMetrics, startReceiver, waitFor } from "@hookflow/testing";
 import { createWorkerHttpApp } from "../src/http/worker-app.js";
 import { startWorkerHarness, type WorkerHarness } from "./harness.js";
 
@@ -19,10 +19,6 @@ afterAll(async () => {
 function requestsTo(path: string) {
   return receiver.requests.filter((r) => r.path === path);
 }
-
-/** Until `check` holds (waitUntil wants a value: true, or undefined to keep waiting). */
-const until = (check: () => Promise<boolean>, timeoutMs = 15_000) =>
-  waitUntil(async () => ((await check()) ? true : undefined), { timeoutMs });
 
 async function jobGone(
   harness: WorkerHarness,
@@ -61,7 +57,7 @@ describe("inactive webhooks and the sweeper", () => {
       created.push(id);
     }
     // Every job ran and finished without delivering.
-    for (const id of created) await until(() => jobGone(h, 3, id));
+    for (const id of created) await waitFor(() => jobGone(h, 3, id));
     for (const id of created) expect((await h.event(id)).status).toBe("pending");
     expect(requestsTo("/inactive")).toHaveLength(0);
 
@@ -87,7 +83,7 @@ describe("inactive webhooks and the sweeper", () => {
     // Three sweeps after delivery: none may enqueue the event again (a job it left would
     // still be in the lane; once the lane holds none, nothing more can arrive).
     for (let i = 0; i < 3; i++) await h.worker.sweepNow();
-    await until(() => jobGone(h, 4, id));
+    await waitFor(() => jobGone(h, 4, id));
     expect(requestsTo("/lost")).toHaveLength(1);
     expect(await h.attempts(id)).toHaveLength(1);
   });
@@ -168,7 +164,9 @@ describe("priority lanes", () => {
     });
     const ids: string[] = [];
     for (let i = 0; i < 12; i++) ids.push((await lanes.createEvent(webhook)).id);
-    await until(async () => most >= 5, 20_000);
+    await waitFor(async () => most >= 5, "five deliveries in flight at once", {
+      timeoutMs: 20_000,
+    });
     for (const id of ids) await lanes.waitForStatus(id, "delivered", 30_000);
   });
 });
@@ -200,7 +198,7 @@ describe("graceful shutdown", () => {
     );
     const webhook = await h.createWebhook({ targetUrl: `${receiver.url}/slow` });
     const { id } = await h.createEvent(webhook);
-    await until(async () => requestsTo("/slow").length === 1);
+    await waitFor(async () => requestsTo("/slow").length === 1);
     expect((await h.event(id)).status).toBe("pending");
     await h.worker.close();
     const event = await h.event(id);

@@ -1,7 +1,7 @@
 import { additionalTargets, replayEvent, targetDeliveries, users } from "@hookflow/db";
 import { newPrefixedId } from "@hookflow/domain";
 import type { StepEntry } from "@hookflow/queue";
-import { type ReceivedRequest, type Receiver, startReceiver, waitUntil } from "@hookflow/testing";
+import { type ReceivedRequest, type Receiver, startReceiver, waitFor } from "@hookflow/testing";
 import { processDelivery } from "../src/delivery/process-delivery.js";
 import {
   expectedHookflowSignature,
@@ -67,10 +67,6 @@ function expectSigned(request: ReceivedRequest, messageId: string): void {
 }
 
 /** Waits for a positive signal (polling, no fixed sleep). */
-async function until(check: () => Promise<boolean> | boolean, timeoutMs = 15_000): Promise<void> {
-  await waitUntil(async () => ((await check()) ? true : undefined), { timeoutMs });
-}
-
 const ofEvent = (receiver: Receiver, eventId: string, path: string) =>
   receiver.requests.filter(
     (r) => r.headers["x-hookflow-event-id"] === eventId && r.path.startsWith(path),
@@ -102,7 +98,7 @@ describe("additional targets", () => {
     const { id } = await h.createEvent(webhook, { body });
 
     // The failing target is tried 1 + maxRetries times, then the primary hears about it.
-    await until(() => ofEvent(primary, id, "/primary").length === 2);
+    await waitFor(() => ofEvent(primary, id, "/primary").length === 2);
     const event = await h.event(id);
     expect(event.status).toBe("delivered");
 
@@ -176,7 +172,7 @@ describe("additional targets", () => {
       where: (t, { and, eq }) => and(eq(t.eventId, id), eq(t.targetId, slow)),
     });
     expect(row?.status).toBe("pending");
-    await until(async () => {
+    await waitFor(async () => {
       const done = await h.database.db.query.targetDeliveries.findFirst({
         where: (t, { eq }) => eq(t.eventId, id),
       });
@@ -189,7 +185,7 @@ describe("additional targets", () => {
     side.respondWith(() => ({ status: 200 }));
     const second = await h.createEvent(webhook);
     await h.waitForStatus(second.id, "failed");
-    await until(async () => {
+    await waitFor(async () => {
       const done = await h.database.db.query.targetDeliveries.findFirst({
         where: (t, { eq }) => eq(t.eventId, second.id),
       });
@@ -210,7 +206,7 @@ describe("additional targets on replay", () => {
           where: (t, { eq }) => eq(t.eventId, id),
         })
       )?.status === "delivered";
-    await until(delivered);
+    await waitFor(delivered);
     await h.waitForStatus(id, "delivered");
     // A redelivered job of the same run finds the target started: nothing is sent again.
     await processDelivery(h.services, { eventId: id, webhookId: webhook.id });
@@ -219,8 +215,8 @@ describe("additional targets on replay", () => {
     const reopened = await replayEvent(h.database.db, id, new Date(), 0);
     expect(reopened).toBeDefined();
     await h.enqueue(webhook, id, webhook.id);
-    await until(() => ofEvent(side, id, "/replayed").length === 2);
-    await until(delivered);
+    await waitFor(() => ofEvent(side, id, "/replayed").length === 2);
+    await waitFor(delivered);
     const attempts = (await h.attempts(id)).filter((a) => a.targetId === target);
     expect(attempts.map((a) => a.attempt)).toEqual([1, 1]);
   });
@@ -246,7 +242,7 @@ describe("additional target steps", () => {
               ? [message.step]
               : [],
           );
-        await until(() => targetSteps().length === 2);
+        await waitFor(() => targetSteps().length === 2);
         expect(targetSteps()).toEqual([
           expect.objectContaining({ nodeId: target, nodeName: "Audit log", status: "running" }),
           expect.objectContaining({
@@ -282,7 +278,7 @@ describe("additional targets whose job was lost", () => {
       nextAttemptAt: new Date(Date.now() - 60_000),
     });
     await h.worker.sweepNow();
-    await until(() => ofEvent(side, id, "/swept").length === 1);
+    await waitFor(() => ofEvent(side, id, "/swept").length === 1);
     expect(ofEvent(side, id, "/swept")[0]?.body.toString()).toBe('{"swept":true}');
   });
 });
@@ -304,7 +300,7 @@ describe("additional targets across owners", () => {
     });
     const mine = await createTarget(webhook.id, { url: `${side.url}/mine` });
     const { id } = await h.createEvent(webhook);
-    await until(async () => {
+    await waitFor(async () => {
       const row = await h.database.db.query.targetDeliveries.findFirst({
         where: (t, { and, eq }) => and(eq(t.eventId, id), eq(t.targetId, mine)),
       });
@@ -339,7 +335,7 @@ describe("additional targets behind the private-address guard", () => {
       inputNodes: [{ nodeType: "webhook", nodeId: webhook.id }],
     });
     const event = await strict.createEvent(webhook);
-    await until(async () => (await strict.attempts(event.id)).length === 1);
+    await waitFor(async () => (await strict.attempts(event.id)).length === 1);
     const [attempt] = await strict.attempts(event.id);
     expect(attempt).toMatchObject({ targetId: id, isAdditionalTarget: true, success: false });
     expect(attempt?.error).toMatch(/private|refused|not allowed/i);

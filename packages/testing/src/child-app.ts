@@ -35,6 +35,21 @@ export async function waitUntil<T>(
   }
 }
 
+/**
+ * `waitUntil` for a yes-or-no condition: resolves once `check` holds, and names `what` it waited
+ * for when it gives up.
+ */
+export async function waitFor(
+  check: () => Promise<boolean> | boolean,
+  what?: string,
+  options: { timeoutMs?: number; intervalMs?: number } = {},
+): Promise<void> {
+  await waitUntil(async () => ((await check()) ? true : undefined), {
+    ...options,
+    ...(what === undefined ? {} : { describe: () => what }),
+  });
+}
+
 export interface ChildExit {
   code: number | null;
   signal: NodeJS.Signals | null;

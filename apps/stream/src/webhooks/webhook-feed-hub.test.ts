@@ -6,16 +6,9 @@ import {
   redisKeys,
   type WebhookFeedPublisher,
 } from "@hookflow/queue";
-import { createTestRedisPrefix, type TestRedisPrefix, waitUntil } from "@hookflow/testing";
+import { createTestRedisPrefix, type TestRedisPrefix, waitFor } from "@hookflow/testing";
 import { Redis } from "ioredis";
 import { createWebhookFeedHub } from "./webhook-feed-hub.js";
-
-const until = (check: () => boolean, what: string) =>
-  waitUntil(() => (check() ? true : undefined), {
-    timeoutMs: 5000,
-    intervalMs: 10,
-    describe: () => what,
-  });
 
 describe("webhook feed hub", () => {
   let prefix: TestRedisPrefix;
@@ -66,7 +59,7 @@ describe("webhook feed hub", () => {
     await hub.ready();
     await announce(webhookId, "evt_1");
     await announce(webhookId, "evt_2");
-    await until(() => seen.length === 2, "both announcements");
+    await waitFor(() => seen.length === 2, "both announcements");
     expect(seen).toEqual(["evt_1", "evt_2"]);
     expect(errors).toEqual([]);
     expect(reconnects).toBe(0);
@@ -83,7 +76,7 @@ describe("webhook feed hub", () => {
     const stop = hub.watch(webhookId, undefined, (entry) => seen.push(entry.eventId));
     await hub.ready();
     await announce(webhookId, "evt_1");
-    await until(() => seen.length === 1, "the first announcement");
+    await waitFor(() => seen.length === 1, "the first announcement");
 
     const ended = once(connection, "end");
     connection.disconnect(false);
@@ -91,9 +84,9 @@ describe("webhook feed hub", () => {
     await announce(webhookId, "evt_2");
     await announce(webhookId, "evt_3");
     await connection.connect();
-    await until(() => seen.length === 3, "the announcements missed while disconnected");
+    await waitFor(() => seen.length === 3, "the announcements missed while disconnected");
     await announce(webhookId, "evt_4");
-    await until(() => seen.length === 4, "a live announcement after the reconnect");
+    await waitFor(() => seen.length === 4, "a live announcement after the reconnect");
     expect(seen).toEqual(["evt_1", "evt_2", "evt_3", "evt_4"]);
     stop();
     await hub.close();

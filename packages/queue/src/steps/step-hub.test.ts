@@ -1,6 +1,6 @@
 import { once } from "node:events";
 import type { StepMessage } from "@hookflow/pipeline";
-import { createTestRedisPrefix, type TestRedisPrefix, waitUntil } from "@hookflow/testing";
+import { createTestRedisPrefix, type TestRedisPrefix, waitFor } from "@hookflow/testing";
 import { Redis } from "ioredis";
 import { type RedisKeys, redisKeys } from "../redis-keys.js";
 import type { StepEntry } from "./step-entry.js";
@@ -17,13 +17,6 @@ function stepOf(eventId: string, nodeId: string): StepMessage {
     step: { eventId, nodeType: "filter", nodeId, status: "success", at: new Date().toISOString() },
   };
 }
-
-const until = (check: () => boolean, what: string, timeoutMs = 5000) =>
-  waitUntil(() => (check() ? true : undefined), {
-    timeoutMs,
-    intervalMs: 10,
-    describe: () => what,
-  });
 
 describe("step publisher and hub", () => {
   let prefix: TestRedisPrefix;
@@ -94,7 +87,7 @@ describe("step publisher and hub", () => {
     await Promise.all(
       [a, b, a].map((eventId, n) => publisher.publish(eventId, stepOf(eventId, `n${n}`))),
     );
-    await until(() => received.length === 1, "the batch message");
+    await waitFor(() => received.length === 1, "the batch message");
     const entries = (received[0] ?? "").split("\n").map((line) => JSON.parse(line));
     expect(entries.map((entry) => [entry.eventId, entry.seq, entry.message.step.nodeId])).toEqual([
       [a, 1, "n0"],
@@ -114,7 +107,7 @@ describe("step publisher and hub", () => {
     const json = `{"kind":"step","step":{"eventId":"${sender}","nodeType":"transform","nodeId":"n","status":"success","at":"2030-01-01T00:00:00.000Z","lastPayload":[1,\n${forged}\n]}}`;
     publisher.sendJson(sender, json);
     await publisher.idle();
-    await until(() => received.length === 1, "the batch message");
+    await waitFor(() => received.length === 1, "the batch message");
     const lines = (received[0] ?? "").split("\n");
     expect(lines).toHaveLength(1);
     expect(JSON.parse(lines[0] ?? "")).toMatchObject({ eventId: sender, seq: 1 });
@@ -192,9 +185,9 @@ describe("step publisher and hub", () => {
     await publisher.publish(eventId, stepOf(eventId, "early-2"));
     const seen: StepEntry[] = [];
     const stop = hub.watch(eventId, {}, (entry) => seen.push(entry));
-    await until(() => seen.length === 2, "the buffered messages");
+    await waitFor(() => seen.length === 2, "the buffered messages");
     await publisher.publish(eventId, { kind: "done", done: done(eventId) });
-    await until(() => seen.length === 3, "the live message");
+    await waitFor(() => seen.length === 3, "the live message");
     expect(seen.map((entry) => entry.seq)).toEqual([1, 2, 3]);
     expect(seen[2]?.message.kind).toBe("done");
     stop();
@@ -205,9 +198,9 @@ describe("step publisher and hub", () => {
     for (let n = 1; n <= 4; n++) await publisher.publish(eventId, stepOf(eventId, `n${n}`));
     const seen: number[] = [];
     const stop = hub.watch(eventId, { afterSeq: 2 }, (entry) => seen.push(entry.seq));
-    await until(() => seen.length === 2, "messages after 2");
+    await waitFor(() => seen.length === 2, "messages after 2");
     await publisher.publish(eventId, stepOf(eventId, "n5"));
-    await until(() => seen.length === 3, "the live message");
+    await waitFor(() => seen.length === 3, "the live message");
     expect(seen).toEqual([3, 4, 5]);
     stop();
   });
@@ -220,7 +213,7 @@ describe("step publisher and hub", () => {
     })();
     const stop = hub.watch(eventId, {}, (entry) => seen.push(entry.seq));
     await publishing;
-    await until(() => seen.length >= 300, "300 messages");
+    await waitFor(() => seen.length >= 300, "300 messages");
     expect(seen).toEqual(Array.from({ length: 300 }, (_, i) => i + 1));
     stop();
   });
@@ -249,7 +242,7 @@ describe("step publisher and hub", () => {
     const stop = hub.watch(eventId, {}, (entry) => seen.push(entry.seq));
     await hub.ready();
     await publisher.publish(eventId, stepOf(eventId, "n1"));
-    await until(() => seen.length === 1, "the first message");
+    await waitFor(() => seen.length === 1, "the first message");
     stop();
     const other = nextEvent();
     const sentinel: number[] = [];
@@ -258,7 +251,7 @@ describe("step publisher and hub", () => {
     await publisher.publish(other, stepOf(other, "n1"));
     // The sentinel's message was published after the stopped event's: once it arrived, the
     // stopped watcher would have had its message too.
-    await until(() => sentinel.length === 1, "the sentinel");
+    await waitFor(() => sentinel.length === 1, "the sentinel");
     expect(seen).toEqual([1]);
     stopSentinel();
   });
@@ -280,7 +273,7 @@ describe("step publisher and hub", () => {
     const stop = local.watch(eventId, {}, (entry) => seen.push(entry.seq));
     await local.ready();
     await publisher.publish(eventId, stepOf(eventId, "n1"));
-    await until(() => seen.length === 1, "the healthy listener");
+    await waitFor(() => seen.length === 1, "the healthy listener");
     expect(errors).toHaveLength(1);
     stop();
     await local.close();
@@ -315,7 +308,7 @@ describe("step publisher and hub", () => {
     const stop = local.watch(second, {}, (entry) => seen.push(entry.seq));
     await local.ready();
     await idlePublisher.publish(second, stepOf(second, "n1"));
-    await until(() => seen.length === 1, "a message after subscribing again");
+    await waitFor(() => seen.length === 1, "a message after subscribing again");
     expect(await subscribers()).toBe(1);
     stop();
     await local.close();
@@ -342,7 +335,7 @@ describe("step publisher and hub", () => {
     await local.ready();
     await publisher.publish(eventId, stepOf(eventId, "n1"));
     await publisher.publish(eventId, stepOf(eventId, "n2"));
-    await until(() => seen.length === 2, "both messages");
+    await waitFor(() => seen.length === 2, "both messages");
     expect(seen).toEqual([1, 2]);
     expect(errors).toEqual([]);
     expect(reconnects).toBe(0);
@@ -359,7 +352,7 @@ describe("step publisher and hub", () => {
     const stop = local.watch(eventId, {}, (entry) => seen.push(entry.seq));
     await local.ready();
     await publisher.publish(eventId, stepOf(eventId, "n1"));
-    await until(() => seen.length === 1, "the first message");
+    await waitFor(() => seen.length === 1, "the first message");
 
     const ended = once(connection, "end");
     connection.disconnect(false);
@@ -367,9 +360,9 @@ describe("step publisher and hub", () => {
     await publisher.publish(eventId, stepOf(eventId, "n2"));
     await publisher.publish(eventId, stepOf(eventId, "n3"));
     await connection.connect();
-    await until(() => seen.length === 3, "the messages missed while disconnected");
+    await waitFor(() => seen.length === 3, "the messages missed while disconnected");
     await publisher.publish(eventId, stepOf(eventId, "n4"));
-    await until(() => seen.length === 4, "a live message after the reconnect");
+    await waitFor(() => seen.length === 4, "a live message after the reconnect");
     expect(seen).toEqual([1, 2, 3, 4]);
     stop();
     await local.close();
