@@ -1,4 +1,5 @@
-import { StepMessage } from "@hookflow/pipeline";
+// The step messages' module alone: the ingress and the api load this queue without the node graph.
+import { StepMessage } from "@hookflow/pipeline/steps";
 import { z } from "zod";
 
 /**
