@@ -1,26 +1,21 @@
 import { readFileSync } from "node:fs";
 import type { HookflowConfig } from "@hookflow/config";
-import { events } from "./client/events.js";
-import { listen } from "./client/listen-forward.js";
-import { login, logout } from "./client/login.js";
 import type { ClientContext } from "./client/run-client.js";
-import { webhooks } from "./client/webhooks.js";
-import { run as adminCreateKey } from "./commands/admin-create-key.js";
-import { run as adminCreateUser } from "./commands/admin-create-user.js";
-import { run as adminRotateEncryptionKey } from "./commands/admin-rotate-encryption-key.js";
-import { run as adminSetPlan } from "./commands/admin-set-plan.js";
-import { run as migrate } from "./commands/migrate.js";
-import { run as start } from "./commands/start.js";
 import { readClientEnv } from "./env.js";
 import { USAGE } from "./usage.js";
 
 type Command = (args: string[], config: HookflowConfig) => Promise<number>;
 
-const ADMIN: Record<string, Command> = {
-  "create-user": adminCreateUser,
-  "create-key": adminCreateKey,
-  "rotate-encryption-key": adminRotateEncryptionKey,
-  "set-plan": adminSetPlan,
+/**
+ * Each command's module is imported when it runs, not before: `hookflow start --role ingress`
+ * then loads the ingress's code only, not the API client, the service layer or the node graph
+ * the other commands use (about 2.5 MB of module source, kept in memory for the process's life).
+ */
+const ADMIN: Record<string, () => Promise<{ run: Command }>> = {
+  "create-user": () => import("./commands/admin-create-user.js"),
+  "create-key": () => import("./commands/admin-create-key.js"),
+  "rotate-encryption-key": () => import("./commands/admin-rotate-encryption-key.js"),
+  "set-plan": () => import("./commands/admin-set-plan.js"),
 };
 
 function version(): string {
@@ -66,25 +61,25 @@ export async function dispatch(argv: string[], readConfig: () => HookflowConfig)
       process.stdout.write(`${version()}\n`);
       return 0;
     case "start":
-      return start(rest, readConfig());
+      return (await import("./commands/start.js")).run(rest, readConfig());
     case "migrate":
-      return migrate(rest, readConfig());
+      return (await import("./commands/migrate.js")).run(rest, readConfig());
     case "admin": {
       const [sub, ...subArgs] = rest;
       const admin = sub ? ADMIN[sub] : undefined;
       if (!admin) return usageError(`unknown admin command: ${sub ?? "(none)"}`);
-      return admin(subArgs, readConfig());
+      return (await admin()).run(subArgs, readConfig());
     }
     case "login":
-      return login(clientContext(), rest);
+      return (await import("./client/login.js")).login(clientContext(), rest);
     case "logout":
-      return logout(clientContext());
+      return (await import("./client/login.js")).logout(clientContext());
     case "webhooks":
-      return webhooks(clientContext(), rest);
+      return (await import("./client/webhooks.js")).webhooks(clientContext(), rest);
     case "events":
-      return events(clientContext(), rest);
+      return (await import("./client/events.js")).events(clientContext(), rest);
     case "listen":
-      return listen(clientContext(), rest);
+      return (await import("./client/listen-forward.js")).listen(clientContext(), rest);
     default:
       return usageError(`unknown command: ${command}`);
   }

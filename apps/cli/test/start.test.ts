@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createDb, dropDatabase } from "@hookflow/db";
 import { signIncomingForTest, verifyHookflowSignature } from "@hookflow/domain";
 import {
@@ -306,15 +309,61 @@ describe("hookflow command line", () => {
   });
 });
 
+/**
+ * A preloaded module that writes the URL of every module the process loaded to the file named by
+ * HOOKFLOW_TEST_LOADED_MODULES when it exits.
+ */
+const RECORD_MODULES = `import { registerHooks } from "node:module";
+import { writeFileSync } from "node:fs";
+const urls = new Set();
+registerHooks({ load(url, context, next) { urls.add(url); return next(url, context); } });
+process.on("exit", () => writeFileSync(process.env.HOOKFLOW_TEST_LOADED_MODULES, [...urls].join("\\n")));
+`;
+
+/**
+ * Code a single-role process must not load (it stays in memory for the process's life): other
+ * roles' apps, the CLI's client and admin commands, and what only the api and worker use.
+ */
+const NOT_LOADED_BY_EVERY_ROLE = [
+  "/apps/cli/dist/client/",
+  "/apps/cli/dist/commands/admin-",
+  "/packages/sdk/",
+];
+const NOT_LOADED: Record<string, string[]> = {
+  api: ["/apps/ingress/", "/apps/worker/", "/apps/stream/"],
+  ingress: [
+    "/apps/api/",
+    "/apps/worker/",
+    "/apps/stream/",
+    "/packages/services/",
+    "/packages/pipeline/dist/engine/",
+    "/packages/transforms/",
+    "/undici@",
+  ],
+  worker: ["/apps/api/", "/apps/ingress/", "/apps/stream/", "/packages/services/"],
+  stream: [
+    "/apps/api/",
+    "/apps/worker/",
+    "/apps/ingress/",
+    "/packages/services/",
+    "/packages/pipeline/dist/engine/",
+    "/packages/transforms/",
+    "/undici@",
+  ],
+};
+
 describe.each(["api", "ingress", "worker", "stream"])("hookflow start --role %s", (role) => {
   let database: TestDatabase;
   let redis: TestRedisPrefix;
   let cli: RunningCli | undefined;
+  let scratch: string;
 
   beforeAll(async () => {
     assertBuilt();
     database = await createTestDatabase();
     redis = createTestRedisPrefix();
+    scratch = mkdtempSync(join(tmpdir(), "hookflow-modules-"));
+    writeFileSync(join(scratch, "record-modules.mjs"), RECORD_MODULES);
   });
 
   afterAll(async () => {
@@ -326,10 +375,14 @@ describe.each(["api", "ingress", "worker", "stream"])("hookflow start --role %s"
     }
     await redis?.destroy();
     await database?.destroy();
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
   });
 
   it("serves that role's health on PORT, its metrics on METRICS_PORT only, and exits 0 on SIGTERM", async () => {
+    const loadedModules = join(scratch, "loaded.txt");
     cli = await startCli(["start", "--role", role], {
+      NODE_OPTIONS: `--import=${join(scratch, "record-modules.mjs")}`,
+      HOOKFLOW_TEST_LOADED_MODULES: loadedModules,
       NODE_ENV: "test",
       DATABASE_URL: database.url,
       REDIS_URL: redis.url,
@@ -346,5 +399,12 @@ describe.each(["api", "ingress", "worker", "stream"])("hookflow start --role %s"
     expect(await metrics.text()).toMatch(/^# HELP /m);
     cli.child.kill("SIGTERM");
     expect(await cli.exited).toEqual({ code: 0, signal: null });
+
+    const loaded = readFileSync(loadedModules, "utf8").split("\n");
+    expect(loaded).toContainEqual(expect.stringContaining(`/apps/${role}/dist/`));
+    const unexpected = [...NOT_LOADED_BY_EVERY_ROLE, ...(NOT_LOADED[role] ?? [])].flatMap((part) =>
+      loaded.filter((url) => url.includes(part)),
+    );
+    expect(unexpected).toEqual([]);
   });
 });
