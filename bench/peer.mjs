@@ -21,7 +21,7 @@
 import "./lib/workspace-node.mjs";
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -29,6 +29,7 @@ import { fileURLToPath } from "node:url";
 import { balance, counts } from "./lib/accounting.mjs";
 import { drainComparison } from "./lib/drain-child.mjs";
 import { HOOKFLOW_NODE_FLAGS } from "./lib/hookflow-node-flags.mjs";
+import { cpuPerItem, snapshotCpu } from "./lib/process-cpu.mjs";
 import { childPids, peakRssMb, startProcess, stopProcess } from "./lib/processes.mjs";
 import { startReceiver } from "./lib/receiver-control.mjs";
 import {
@@ -151,9 +152,33 @@ async function lastArrival(receiver, done, timeoutMs) {
   return { last, total };
 }
 
+/**
+ * Where one side's CPU went, per delivered event: the server process (for `hookflow start`, its
+ * worker processes are its children), Redis and Postgres (every process of theirs on the
+ * machine), the receiver, and wrk (a child of this process, read once it has exited).
+ */
+function cpuGroups(serverPid, receiver) {
+  return {
+    server: { pid: serverPid },
+    redis: { comm: /^redis-server$/ },
+    postgres: { comm: /^postgres$/ },
+    receiver: { pid: receiver.child.pid },
+  };
+}
+
+/** CPU ticks of this process's children that have exited (wrk, within a side's window). */
+function reapedChildrenTicks() {
+  const stat = readFileSync("/proc/self/stat", "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return Number(fields[13]) + Number(fields[14]);
+}
+
 /** One side: wrk for LOAD_MS, then until every accepted request has arrived. */
-async function loadSide({ name, url, receiver, settled }) {
+async function loadSide({ name, url, receiver, settled, serverPid }) {
   await receiver.reset();
+  const groups = cpuGroups(serverPid, receiver);
+  const cpuBefore = snapshotCpu(groups);
+  const childrenBefore = reapedChildrenTicks();
   const start = performance.timeOrigin + performance.now();
   const r = await wrkClosedLoop({
     url,
@@ -169,9 +194,17 @@ async function loadSide({ name, url, receiver, settled }) {
   );
   const seconds = (last - start) / 1000;
   const delivered = total / seconds;
+  const cpu = cpuPerItem(
+    { ...cpuBefore, wrk: childrenBefore },
+    { ...snapshotCpu(groups), wrk: reapedChildrenTicks() },
+    total,
+  );
   log(
     `${name}: accepted ${fmt(r.rps, 0)}/s (${r.ok}, p99 ${fmt(r.latency.p99)} ms, errors ${r.errors}), ` +
-      `delivered ${total} in ${fmt(seconds, 1)} s = ${fmt(delivered, 0)}/s`,
+      `delivered ${total} in ${fmt(seconds, 1)} s = ${fmt(delivered, 0)}/s\n` +
+      `  CPU µs per delivered event: server ${cpu["server main thread"]} main thread + ` +
+      `${cpu.server - cpu["server main thread"]} other threads, worker processes ${cpu["server children"]}, ` +
+      `redis ${cpu.redis}, postgres ${cpu.postgres}, wrk ${cpu.wrk}, receiver ${cpu.receiver + cpu["receiver children"]}`,
   );
   return {
     accepted: r.ok,
@@ -181,6 +214,7 @@ async function loadSide({ name, url, receiver, settled }) {
     delivered: total,
     seconds,
     deliveredPerS: delivered,
+    cpuUsPerDelivered: cpu,
   };
 }
 
@@ -194,6 +228,7 @@ async function nodeRedRound(redJs, userDir, receiver) {
   });
   try {
     const result = await loadSide({
+      serverPid: proc.pid,
       name: "node-red",
       url: `http://127.0.0.1:${PORTS.nodeRed}/hook`,
       receiver,
@@ -227,6 +262,7 @@ async function hookflowRound(seeded, receiver, side) {
   try {
     const before = await counts(sql, plain.id);
     const result = await loadSide({
+      serverPid: proc.pid,
       name: side.name,
       url: `http://127.0.0.1:${PORTS.hookflow}/api/in/${plain.token}`,
       receiver,
