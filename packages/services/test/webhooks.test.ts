@@ -62,6 +62,26 @@ describe("webhook verbs", () => {
     expect(await findWebhookById(ctx.db.db, created.id)).toBeUndefined();
   });
 
+  it("deletes a webhook's events and their delivery attempts with it", async () => {
+    const { a } = await twoUsers();
+    const kept = await createWebhook(ctx, a, CreateWebhookInput.parse({ name: "kept" }));
+    const gone = await createWebhook(ctx, a, CreateWebhookInput.parse({ name: "gone" }));
+    const { sql } = ctx.db;
+    for (const webhook of [kept, gone]) {
+      const eventId = `evt_${webhook.id}`;
+      await sql`insert into events (id, webhook_id, body) values (${eventId}, ${webhook.id}, '{}')`;
+      await sql`insert into delivery_attempts (id, event_id, webhook_id, target_url, attempt, success)
+        values (${`att_${webhook.id}`}, ${eventId}, ${webhook.id}, 'http://example.test', 1, true)`;
+    }
+    await deleteWebhook(ctx, a, { id: gone.id });
+    const attempts = await sql`select webhook_id from delivery_attempts
+      where webhook_id in (${kept.id}, ${gone.id})`;
+    expect(attempts.map((row) => row.webhook_id)).toEqual([kept.id]);
+    const events =
+      await sql`select webhook_id from events where webhook_id in (${kept.id}, ${gone.id})`;
+    expect(events.map((row) => row.webhook_id)).toEqual([kept.id]);
+  });
+
   it("needs webhooks:write of a key", async () => {
     const { a } = await twoUsers();
     const reader = actorOf(a.userId, { kind: "apiKey", scopes: ["webhooks:read"] });

@@ -110,9 +110,13 @@ export const deliveryAttempts = pgTable(
     eventId: text("event_id")
       .notNull()
       .references(() => events.id, { onDelete: "cascade" }),
-    webhookId: text("webhook_id")
-      .notNull()
-      .references(() => webhooks.id, { onDelete: "cascade" }),
+    /**
+     * The event's webhook, kept for the per-webhook attempt queries. No foreign key of its own:
+     * the event's key already ties the attempt to a live webhook (deleting a webhook deletes its
+     * events, and they their attempts), and a second key would cost every attempt insert another
+     * lookup and a share lock on the webhook's row (docs/decisions.md, "Events as a queue table").
+     */
+    webhookId: text("webhook_id").notNull(),
     targetUrl: text("target_url").notNull(),
     isAdditionalTarget: boolean("is_additional_target").notNull().default(false),
     isFallback: boolean("is_fallback").notNull().default(false),
