@@ -9,6 +9,8 @@
 // last delivery of an accepted request, so work a server defers past the load is charged to it.
 // Counts must balance: Hookflow delivers every accepted event; for Node-RED the receiver's count
 // is reported against wrk's 2xx answers (it keeps nothing, so what it drops is lost).
+// Each side also reports its CPU per delivered event by process (server, worker processes,
+// Redis, Postgres, receiver, wrk), read from /proc.
 // Then it runs bench/drain.mjs once: a bare BullMQ + undici worker's jobs/s next to Hookflow's
 // worker draining a backlog.
 //

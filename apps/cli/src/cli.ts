@@ -9,7 +9,7 @@ type Command = (args: string[], config: HookflowConfig) => Promise<number>;
 /**
  * Each command's module is imported when it runs, not before: `hookflow start --role ingress`
  * then loads the ingress's code only, not the API client, the service layer or the node graph
- * the other commands use (about 2.5 MB of module source, kept in memory for the process's life).
+ * the other commands use (about 1.4 MB of module source, kept in memory for the process's life).
  */
 const ADMIN: Record<string, () => Promise<{ run: Command }>> = {
   "create-user": () => import("./commands/admin-create-user.js"),

@@ -1,5 +1,6 @@
 import type { ScheduledWorkflowConfig } from "@hookflow/pipeline";
-// The cron module alone: the ingress and the api load this queue without the node graph.
+// The cron module alone: the ingress and stream roles load this package without the node
+// graph.
 import { nextCronRun } from "@hookflow/pipeline/cron";
 import { Queue, type RepeatStrategy } from "bullmq";
 import type { Redis } from "ioredis";

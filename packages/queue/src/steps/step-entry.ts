@@ -1,4 +1,5 @@
-// The step messages' module alone: the ingress and the api load this queue without the node graph.
+// The step messages' module alone: the ingress and stream roles load this package without the
+// node graph.
 import { StepMessage } from "@hookflow/pipeline/steps";
 import { z } from "zod";
 
