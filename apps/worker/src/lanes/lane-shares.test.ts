@@ -43,6 +43,17 @@ describe("laneShares", () => {
     expect(shares[4] + 7).toBe(50);
   });
 
+  it("splits the slots no lane with work can use among the idle lanes, on top of one each", () => {
+    const quiet = laneShares(200, demandOf({ 1: { waiting: 0, running: 10 } }));
+    // 190 free slots, 38 for each of the five lanes (none has work waiting).
+    expect(quiet).toEqual({ 1: 49, 2: 39, 3: 39, 4: 39, 5: 39 });
+    const small = laneShares(100, demandOf({ 5: { waiting: 4, running: 0 } }));
+    // Lane 5 takes the 4 it can use; the other 96 go to the four idle lanes.
+    expect(small).toEqual({ 1: 25, 2: 25, 3: 25, 4: 25, 5: 4 });
+    const busy = laneShares(100, demandOf({ 5: { waiting: 1_000, running: 0 } }));
+    expect(busy).toEqual({ 1: 1, 2: 1, 3: 1, 4: 1, 5: 100 });
+  });
+
   it("orders two backlogs by priority even with few slots", () => {
     const backlog = { waiting: 20, running: 0 };
     const shares = laneShares(6, demandOf({ 1: backlog, 5: backlog }));

@@ -12,7 +12,10 @@ export interface LaneDemand {
  * (that spare slot is not taken from the others: an idle lane's first job may run over `total`
  * until the next tick); the rest goes to the lanes with work waiting, by weight (priority 1 the
  * largest share), a lane never getting more than it can use (running + waiting), its unused share
- * flowing to the others.
+ * flowing to the others. What no lane with work can use is split evenly among the lanes with
+ * nothing waiting, on top of their one slot: a burst that reaches an idle lane between two ticks
+ * (an ingress batch enqueues its events at once) is fetched at once, instead of one job per
+ * finished job until the next tick.
  * With a backlog in every lane the shares are the weights; with a backlog in one lane that lane
  * gets every slot the others do not use. Pure: the lane scheduler calls it on each tick.
  */
@@ -51,6 +54,12 @@ export function laneShares(
   }
   // A lane with work always has a slot, even when the others fill `total`.
   for (const lane of hungry) shares[lane] = Math.max(1, shares[lane]);
+  // The slots left over are headroom for the lanes with nothing waiting.
+  const idle = PRIORITIES.filter((lane) => demand[lane].waiting === 0);
+  if (left > 0 && idle.length > 0) {
+    const headroom = Math.floor(left / idle.length);
+    for (const lane of idle) shares[lane] += headroom;
+  }
   return shares;
 
   function wanted(lane: Priority): number {
