@@ -66,7 +66,6 @@ function expectSigned(request: ReceivedRequest, messageId: string): void {
   );
 }
 
-/** Waits for a positive signal (polling, no fixed sleep). */
 const ofEvent = (receiver: Receiver, eventId: string, path: string) =>
   receiver.requests.filter(
     (r) => r.headers["x-hookflow-event-id"] === eventId && r.path.startsWith(path),
