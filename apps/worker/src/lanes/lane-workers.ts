@@ -96,6 +96,7 @@ export function startLaneWorkers(services: WorkerServices): LaneWorkers {
       stalledInterval: timing.stalledInterval,
       maxStalledCount: 2,
     });
+    worker.on("drained", () => scheduler.drained(lane));
     worker.on("error", (error) => logger.warn({ err: error, lane: name }, "lane worker error"));
     worker.on("failed", (job, error) => {
       if (error instanceof UnrecoverableError || error.name === "UnrecoverableError") return;
