@@ -17,6 +17,7 @@
 //   node bench/peer.mjs                   # 15 s of load per side, two rounds
 //   BENCH_QUICK=1 node bench/peer.mjs     # 5 s, one round
 //   BENCH_PEER_DRAIN=0 node bench/peer.mjs  # without the drain comparison
+//   BENCH_WARMUP_SECONDS=0 node bench/peer.mjs  # no unmeasured warm-up before each side (3 s)
 //
 // Node-RED is installed with npm into $TMPDIR/hookflow-bench-node-red-4.1.8 on first use (not a
 // dependency of the workspace) and run on the same Node as Hookflow.
@@ -30,6 +31,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { balance, counts } from "./lib/accounting.mjs";
 import { drainComparison } from "./lib/drain-child.mjs";
+import { WARMUP_MS, warmUp } from "./lib/drivers.mjs";
 import { HOOKFLOW_NODE_FLAGS } from "./lib/hookflow-node-flags.mjs";
 import { cpuPerItem, snapshotCpu } from "./lib/process-cpu.mjs";
 import { childPids, peakRssMb, startProcess, stopProcess } from "./lib/processes.mjs";
@@ -175,8 +177,14 @@ function reapedChildrenTicks() {
   return Number(fields[13]) + Number(fields[14]);
 }
 
-/** One side: wrk for LOAD_MS, then until every accepted request has arrived. */
-async function loadSide({ name, url, receiver, settled, serverPid }) {
+/**
+ * One side: an unmeasured warm-up (bench/lib/drivers.mjs) until its deliveries settled, then wrk
+ * for LOAD_MS and until every accepted request has arrived. `beforeLoad` runs between the two.
+ */
+async function loadSide({ name, url, receiver, settled, serverPid, beforeLoad = async () => {} }) {
+  const warm = await warmUp({ url, path: "", body, connections: CONNECTIONS });
+  if (warm) await lastArrival(receiver, (n, quietMs) => settled(warm, n, quietMs), 120_000);
+  await beforeLoad();
   await receiver.reset();
   const groups = cpuGroups(serverPid, receiver);
   const cpuBefore = snapshotCpu(groups);
@@ -262,7 +270,7 @@ async function hookflowRound(seeded, receiver, side) {
     cwd: ROOT,
   });
   try {
-    const before = await counts(sql, plain.id);
+    let before;
     const result = await loadSide({
       serverPid: proc.pid,
       name: side.name,
@@ -270,6 +278,9 @@ async function hookflowRound(seeded, receiver, side) {
       receiver,
       // Durable: done once every stored event of this round is delivered or failed.
       settled: async () => (await counts(sql, plain.id)).pending === 0,
+      beforeLoad: async () => {
+        before = await counts(sql, plain.id);
+      },
     });
     const after = await counts(sql, plain.id);
     const stored = {
@@ -301,7 +312,9 @@ async function main() {
     `${cpus().length} x ${cpus()[0]?.model}, ${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.version}, ` +
       `load ${loadavg()
         .map((l) => l.toFixed(2))
-        .join(" ")}; wrk ${CONNECTIONS} connections, ${LOAD_MS / 1000} s`,
+        .join(
+          " ",
+        )}; wrk ${CONNECTIONS} connections, ${LOAD_MS / 1000} s after ${WARMUP_MS / 1000} s of warm-up`,
   );
   const rounds = [];
   try {

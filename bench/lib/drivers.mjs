@@ -31,5 +31,20 @@ export function peak(options) {
   return inChild("closed", options);
 }
 
+/**
+ * Unmeasured load run before every closed-loop peak (BENCH_WARMUP_SECONDS, default 3; 0 turns it
+ * off): a freshly started server compiles its hot path and grows its heap during its first
+ * seconds, and a peak that starts cold reports that start-up, not the server's rate (the same
+ * ingress measured 25 to 40 % lower in its first 5 s than in the next, docs/benchmarks.md). Every
+ * server a peak compares is warmed the same way.
+ */
+export const WARMUP_MS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3) * 1000;
+
+/** Runs `options`' load for WARMUP_MS with the peak's driver; resolves with that run (or null). */
+export function warmUp(options) {
+  if (WARMUP_MS <= 0) return Promise.resolve(null);
+  return peak({ ...options, durationMs: WARMUP_MS });
+}
+
 export const peakDriverName = () =>
   wrk && process.env.BENCH_DRIVER !== "node" ? wrk : "node undici client (child process)";

@@ -13,7 +13,10 @@ export function printSummary(results, log) {
     `load average before ${m.loadavgBefore.map((x) => x.toFixed(2)).join(" ")}, after ${m.loadavgAfter.map((x) => x.toFixed(2)).join(" ")}`,
   );
   log(
-    `closed-loop driver: ${results.peakDriver}, ${results.connections} connections, ${results.bodyBytes}-byte JSON body`,
+    `closed-loop driver: ${results.peakDriver}, ${results.connections} connections, ${results.bodyBytes}-byte JSON body` +
+      (P.ingress_warmup
+        ? `; every peak after ${P.ingress_warmup.seconds} s of unmeasured warm-up`
+        : ""),
   );
   log("");
   log("| measure | result | target |");
@@ -36,6 +39,13 @@ export function printSummary(results, log) {
     `${fmt(P.ingress_peak.rps, 0)} req/s, ${lat(P.ingress_peak)}; ${fmt(100 * P.ingress_ratio.ofBareHono, 1)} % of bare Hono`,
     ">= 25 % of bare Hono",
   );
+  if (P.ingress_warmup) {
+    row(
+      `ingress warm-up (its first ${P.ingress_warmup.seconds} s, not measured)`,
+      `${fmt(P.ingress_warmup.rps, 0)} req/s, p99 ${fmt(P.ingress_warmup.p99)} ms`,
+      "",
+    );
+  }
   row(
     "ingress, custom HMAC signature",
     `${fmt(P.ingress_peak_signed.rps, 0)} req/s, ${lat(P.ingress_peak_signed)}`,
