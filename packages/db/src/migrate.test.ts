@@ -77,6 +77,31 @@ describe("migrateDatabase", () => {
     }
   });
 
+  it("leaves events only the indexes a query reads (0015 drops the unused parent index)", async () => {
+    const url = freshUrl();
+    try {
+      await migrateDatabase({ url });
+      const sql = postgres(url, { max: 1 });
+      const rows =
+        await sql`select indexname from pg_indexes where schemaname = 'public' and tablename = 'events' order by 1`;
+      await sql.end();
+      // Each is read by a query: the key; the event lists by webhook (and status, and type); the
+      // lists by status; the sweeper's open events; the chain steps' uniqueness and origin.
+      expect(rows.map((row) => row.indexname)).toEqual([
+        "events_chain_origin_idx",
+        "events_chain_step_key",
+        "events_open_idx",
+        "events_pkey",
+        "events_status_created_idx",
+        "events_webhook_created_idx",
+        "events_webhook_status_created_idx",
+        "events_webhook_type_idx",
+      ]);
+    } finally {
+      await dropDatabase(url);
+    }
+  });
+
   it("0005 moves steps recorded one row per step into one batch per event, in order", async () => {
     const url = freshUrl();
     const before = migrationsUpTo(4);

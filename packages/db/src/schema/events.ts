@@ -92,7 +92,6 @@ export const events = pgTable(
     index("events_webhook_type_idx").on(t.webhookId, t.eventType),
     index("events_status_created_idx").on(t.status, t.createdAt),
     index("events_open_idx").on(t.nextAttemptAt).where(sql`${t.status} in ('pending', 'retrying')`),
-    index("events_parent_idx").on(t.parentEventId),
     // One event per chain step and parent: creating the next step is idempotent.
     uniqueIndex("events_chain_step_key")
       .on(t.parentEventId, t.chainStep)
