@@ -185,12 +185,10 @@ async function main() {
       errors: a2.errors,
     };
     P.ingress_ratio = { ofBareHono: a1.rps / hono };
-    if (cold)
+    if (cold) {
       P.ingress_warmup = { seconds: WARMUP_MS / 1000, rps: cold.rps, p99: cold.latency.p99 };
-    if (cold)
-      log(
-        `ingress warm-up (first ${WARMUP_MS / 1000} s of the process): ${fmt(cold.rps, 0)} req/s`,
-      );
+      log(`ingress warm-up (its first ${WARMUP_MS / 1000} s): ${fmt(cold.rps, 0)} req/s`);
+    }
     log(
       `ingress: ${fmt(a1.rps, 0)} req/s (signed ${fmt(a2.rps, 0)}) p50 ${fmt(a1.latency.p50)} p99 ${fmt(a1.latency.p99)} ms; ${fmt(100 * P.ingress_ratio.ofBareHono, 1)}% of bare Hono`,
     );

@@ -34,9 +34,10 @@ export function peak(options) {
 /**
  * Unmeasured load run before every closed-loop peak (BENCH_WARMUP_SECONDS, default 3; 0 turns it
  * off): a freshly started server compiles its hot path and grows its heap during its first
- * seconds, and a peak that starts cold reports that start-up, not the server's rate (the same
- * ingress measured 25 to 40 % lower in its first 5 s than in the next, docs/benchmarks.md). Every
- * server a peak compares is warmed the same way.
+ * seconds, and a peak that starts cold reports that start-up, not the server's rate (in its first
+ * 5 s the ingress answered up to a quarter fewer requests, at up to 1.8 times the CPU per request,
+ * than in the next; docs/benchmarks.md, "Peaks measured warm"). Every server a peak compares is
+ * warmed the same way.
  */
 export const WARMUP_MS = Number(process.env.BENCH_WARMUP_SECONDS ?? 3) * 1000;
 
