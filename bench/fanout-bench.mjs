@@ -123,7 +123,7 @@ async function main() {
         const started = performance.now();
         await enqueueDeliveries(
           queues,
-          ids.map((eventId) => ({ priority: 3, data: { eventId, webhookId: c.webhookId, body } })),
+          ids.map((eventId) => ({ priority: 3, data: { eventId, webhookId: c.webhookId } })),
         );
         await waitArrivals(receiver, expected, 300_000);
         const got = await receiver.count();

@@ -177,7 +177,7 @@ async function drainComparison() {
         services.steps = { step() {}, done() {}, parked() {}, flush: async () => {} };
       await enqueueDeliveries(
         services.queues,
-        ids.map((eventId) => ({ priority: 3, data: { eventId, webhookId, body } })),
+        ids.map((eventId) => ({ priority: 3, data: { eventId, webhookId } })),
       );
       const started = performance.now();
       const cpu = process.cpuUsage();

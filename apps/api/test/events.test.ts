@@ -545,19 +545,7 @@ describe("events api", () => {
         phaseAttemptCount: 0,
       });
       const job = await lane(api.services.queues, 2).getJob(id);
-      expect(job?.data).toEqual({
-        eventId: id,
-        webhookId: webhook,
-        body: JSON.stringify({ type: "order.created", total: 12 }),
-      });
-    });
-
-    it("leaves a body too large for a job out of it", async () => {
-      const big = { type: "big", blob: "x".repeat(20_000) };
-      const id = await insertEvent(db, webhook, { status: "failed", priority: 2, payload: big });
-      const res = await api.call("POST", `/api/events/${id}/replay`, { token: carol.token });
-      expect(res.status).toBe(202);
-      const job = await lane(api.services.queues, 2).getJob(id);
+      // The job names the event; the worker reads the body from Postgres with the event.
       expect(job?.data).toEqual({ eventId: id, webhookId: webhook });
     });
 
@@ -599,7 +587,11 @@ describe("events api", () => {
       const res = await api.call("POST", `/api/events/${id}/replay`, { token: carol.token });
       expect(res.status).toBe(202);
       expect(await queue.getJobState(id)).toBe("waiting");
-      expect((await queue.getJob(id))?.data.body).toBeDefined();
+      // The job names the event only; the worker reads the body with the event.
+      expect((await queue.getJob(id))?.data).toEqual({
+        eventId: id,
+        webhookId: expect.any(String),
+      });
     });
 
     it("replays every failed event of a webhook and reports how many", async () => {
@@ -718,7 +710,7 @@ describe("events api", () => {
       });
       expect(new Date(payload.timestamp).toISOString()).toBe(payload.timestamp);
       const job = await lane(api.services.queues, 1).getJob(eventId);
-      expect(job?.data).toEqual({ eventId, webhookId: webhook, body: row.body });
+      expect(job?.data).toEqual({ eventId, webhookId: webhook });
       const fetched = await api.call("GET", `/api/events/${eventId}`, { token: dave.token });
       expect(fetched.body.payload).toEqual(payload);
     });

@@ -33,7 +33,7 @@ export interface WorkerHarness {
   /** Inserts a pending event (as the ingress does) and, unless `enqueue: false`, enqueues it. */
   createEvent: (
     webhook: { id: string; priority: number },
-    options?: { body?: string; enqueue?: boolean; inlineBody?: boolean; createdAt?: Date },
+    options?: { body?: string; enqueue?: boolean; createdAt?: Date },
   ) => Promise<{ id: string; body: string }>;
   enqueue: (webhook: { priority: number }, eventId: string, webhookId: string) => Promise<void>;
   event: (id: string) => Promise<EventRow>;
@@ -160,11 +160,7 @@ export async function startWorkerHarness(
         await enqueueDeliveries(services.queues, [
           {
             priority: webhook.priority,
-            data: {
-              eventId: id,
-              webhookId: webhook.id,
-              ...(options.inlineBody === false ? {} : { body }),
-            },
+            data: { eventId: id, webhookId: webhook.id },
           },
         ]);
       }

@@ -211,7 +211,7 @@ describe("additional targets on replay", () => {
     await processDelivery(h.services, { eventId: id, webhookId: webhook.id });
     expect(ofEvent(side, id, "/replayed")).toHaveLength(1);
 
-    const reopened = await replayEvent(h.database.db, id, new Date(), 0);
+    const reopened = await replayEvent(h.database.db, id, new Date());
     expect(reopened).toBeDefined();
     await h.enqueue(webhook, id, webhook.id);
     await waitFor(() => ofEvent(side, id, "/replayed").length === 2);

@@ -21,6 +21,7 @@ import { confirmDedupKeys } from "./dedup.js";
 export interface EventToStore {
   row: IngressEventRow;
   enqueue: boolean;
+  /** The body's UTF-8 size: what the event weighs in its batch (BATCH_MAX_BYTES). */
   bodyBytes: number;
   /** With `row.dedupKey`: the claim is confirmed for this window once the event is stored. */
   dedupWindowSeconds: number;
@@ -61,7 +62,7 @@ export async function storeEvents(
   const stored = items.filter((_, index) => outcomes[index] === "stored");
   const deliveries: DeliveryToEnqueue[] = stored
     .filter((item) => item.enqueue)
-    .map((item) => deliveryJobOf({ ...item.row, bodyBytes: item.bodyBytes }));
+    .map((item) => deliveryJobOf(item.row));
   if (deliveries.length > 0) {
     try {
       await waitForRedis(deps.redis, deps.redisWaitMs);

@@ -31,8 +31,8 @@ export type LoadedDelivery =
     };
 
 /**
- * The webhook and its node graph (both cached) and the event (one primary-key read, without the
- * body when the job carries it), read in parallel.
+ * The webhook and its node graph (both cached) and the event with its body (one primary-key
+ * read, batched with the other jobs starting in the same turn), read in parallel.
  */
 export async function loadDelivery(
   services: WorkerServices,
@@ -40,7 +40,7 @@ export async function loadDelivery(
 ): Promise<LoadedDelivery> {
   const [webhook, event, graph] = await Promise.all([
     services.webhooks.get(data.webhookId),
-    services.batches.readEvent({ id: data.eventId, withBody: data.body === undefined }),
+    services.batches.readEvent({ id: data.eventId, withBody: true }),
     services.pipeline.graphs.get(data.webhookId),
   ]);
   if (!webhook || !event) return { kind: "gone" };
@@ -60,7 +60,7 @@ export async function loadDelivery(
     kind: "ready",
     webhook,
     event,
-    body: data.body ?? event.body ?? "",
+    body: event.body ?? "",
     run,
     graph: graphForEntry(graph, event.entryNodeId),
   };

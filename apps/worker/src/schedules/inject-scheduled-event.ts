@@ -75,7 +75,7 @@ export async function injectScheduledEvent(
     now,
   );
   if (!webhook.isActive) return;
-  const job = deliveryJobOf({ id: eventId, webhookId, priority: webhook.priority, body });
+  const job = deliveryJobOf({ id: eventId, webhookId, priority: webhook.priority });
   await enqueueDeliveries(services.queues, [job]).catch((error: unknown) =>
     // Stored and pending: the sweeper enqueues it once its grace period passes.
     services.logger.warn({ err: error, eventId }, "could not enqueue a scheduled event"),

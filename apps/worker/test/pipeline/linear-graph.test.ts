@@ -218,7 +218,7 @@ describe("a webhook -> filter -> transform -> validator graph", () => {
       body: JSON.stringify({ type: "order", id: "o-9", total: 2, cents: 200 }),
     });
     await h.waitForStatus(id, "delivered");
-    await replayEvent(h.database.db, id, new Date(), 16_384);
+    await replayEvent(h.database.db, id, new Date());
     await h.enqueue(webhook, id, webhook.id);
     await h.waitForEvent(id, (e) => e.status === "delivered" && e.attemptCount === 2);
     const transformSteps = (await stepOutline(h, id)).filter((s) => s.startsWith(transform.id));

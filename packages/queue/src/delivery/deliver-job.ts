@@ -4,13 +4,15 @@ export const DELIVER_JOB = "deliver";
 
 /**
  * The delivery job. The job id is the event id, so enqueueing an event twice (sweeper, replay
- * racing a retry) never creates two live jobs. The body rides along when small, saving the
- * worker a Postgres read on the hot path; without it the worker loads the event.
+ * racing a retry) never creates two live jobs. It names the event and nothing more: the worker
+ * reads the event (its status decides whether to deliver at all) and takes the body from that
+ * same read, so the body is not written to, kept in and read back from Redis as well
+ * (docs/decisions.md, "One owner for delivery jobs"). A job enqueued with a `body` field by an
+ * earlier version parses to the same job: the field is dropped and the stored body is used.
  */
 export const DeliverJobData = z.object({
   eventId: z.string(),
   webhookId: z.string(),
-  body: z.string().optional(),
   /**
    * Set on a job that resumes a parked path (delay, rate-limiter queue, approval decision or
    * timeout, merge): the `event_parks` row to continue from. Its job id is `park-<parkId>`, so a
@@ -26,9 +28,6 @@ export const DeliverJobData = z.object({
   targetFailed: z.literal(true).optional(),
 });
 export type DeliverJobData = z.infer<typeof DeliverJobData>;
-
-/** Bodies up to this size are carried in the job. */
-export const INLINE_BODY_MAX_BYTES = 16 * 1024;
 
 export interface DeliveryToEnqueue {
   priority: number;
@@ -47,29 +46,20 @@ export function jobIdOf(data: DeliverJobData): string {
   return data.parkId ? `park-${data.parkId}` : data.eventId;
 }
 
-/** What a delivery job is made from: an event as stored (its body when loaded). */
+/** What a delivery job is made from: the event's key, its webhook and its lane. */
 export interface EventForDelivery {
   id: string;
   webhookId: string;
   priority: number;
-  /** The raw body; null or absent when it was not read (the worker then loads it). */
-  body?: string | null;
-  /** Its UTF-8 size when the caller already knows it (the ingress does). */
-  bodyBytes?: number;
 }
 
 /**
- * The delivery job of an event: the one place that decides a job's lane and whether its body
- * rides inline. The ingress, the api's replay, replay-all and test routes, and the sweeper all
- * build their jobs here.
+ * The delivery job of an event: the one place that decides a job's lane and data. The ingress,
+ * the api's replay, replay-all and test routes, and the sweeper all build their jobs here.
  */
 export function deliveryJobOf(event: EventForDelivery): DeliveryToEnqueue {
-  const { body } = event;
-  const inline =
-    typeof body === "string" &&
-    (event.bodyBytes ?? Buffer.byteLength(body, "utf8")) <= INLINE_BODY_MAX_BYTES;
   return {
     priority: event.priority,
-    data: { eventId: event.id, webhookId: event.webhookId, ...(inline ? { body } : {}) },
+    data: { eventId: event.id, webhookId: event.webhookId },
   };
 }

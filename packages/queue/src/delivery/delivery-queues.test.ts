@@ -13,7 +13,7 @@ import { batchedAddsAvailable } from "./standard-job-batch.js";
 
 const delivery = (n: number, priority = 3, delayMs?: number) => ({
   priority,
-  data: { eventId: `evt_${n}`, webhookId: "wh_1", body: `{"n":${n}}` },
+  data: { eventId: `evt_${n}`, webhookId: "wh_1" },
   ...(delayMs ? { delayMs } : {}),
 });
 

@@ -1,5 +1,4 @@
 import { replayFailedEventsInBatches } from "@hookflow/db";
-import { INLINE_BODY_MAX_BYTES } from "@hookflow/queue";
 import { requireScope } from "../access.js";
 import type { Actor } from "../actor.js";
 import type { ServiceContext } from "../context.js";
@@ -29,7 +28,6 @@ export async function replayAllFailed(
   for await (const batch of replayFailedEventsInBatches(ctx.db.db, {
     webhookId,
     now: ctx.now(),
-    inlineBodyMaxBytes: INLINE_BODY_MAX_BYTES,
     batchSize: ctx.replayAllBatchSize,
   })) {
     await enqueueReopenedEvents(ctx.queues, batch);

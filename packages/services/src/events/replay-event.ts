@@ -1,6 +1,5 @@
 import { replayEvent as reopenEvent } from "@hookflow/db";
 import { ConflictError } from "@hookflow/domain";
-import { INLINE_BODY_MAX_BYTES } from "@hookflow/queue";
 import { requireScope } from "../access.js";
 import type { Actor } from "../actor.js";
 import type { ServiceContext } from "../context.js";
@@ -20,7 +19,7 @@ export async function replayEvent(
 ): Promise<void> {
   requireScope(actor, "events:write");
   await loadVisibleEvent(ctx, actor, input.eventId);
-  const reopened = await reopenEvent(ctx.db.db, input.eventId, ctx.now(), INLINE_BODY_MAX_BYTES);
+  const reopened = await reopenEvent(ctx.db.db, input.eventId, ctx.now());
   if (!reopened)
     throw new ConflictError(
       "Only a delivered, failed, filtered or cancelled event can be replayed",

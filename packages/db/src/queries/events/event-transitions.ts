@@ -3,26 +3,18 @@ import type { Database } from "../../client.js";
 import { type AnyColumn, and, asc, eq, inArray, type SQL, sql } from "../../drizzle.js";
 import { eventParks, events } from "../../schema/index.js";
 
-/** What a producer needs to enqueue the delivery of a reopened event. */
+/** What a producer needs to enqueue the delivery of a reopened event (never its body). */
 export interface ReopenedEvent {
   id: string;
   webhookId: string;
-  /** The original body when it fits in a job (`inlineBodyMaxBytes`), else null. */
-  body: string | null;
   priority: number;
 }
 
-/** Bodies above the inline limit stay in Postgres, so a large replay-all stays small in memory. */
-function reopenedColumns(inlineBodyMaxBytes: number) {
-  return {
-    id: events.id,
-    webhookId: events.webhookId,
-    body: sql<
-      string | null
-    >`case when octet_length(${events.body}) <= ${inlineBodyMaxBytes} then ${events.body} end`,
-    priority: events.priority,
-  };
-}
+const reopenedColumns = {
+  id: events.id,
+  webhookId: events.webhookId,
+  priority: events.priority,
+};
 
 /**
  * Back to pending, due now, as a new delivery run from the primary target. The attempt count is
@@ -56,13 +48,12 @@ export async function replayEvent(
   db: Database,
   id: string,
   now: Date,
-  inlineBodyMaxBytes: number,
 ): Promise<ReopenedEvent | undefined> {
   const [row] = await db
     .update(events)
     .set(reopen(now))
     .where(and(eq(events.id, id), inArray(events.status, [...FINAL_STATUSES])))
-    .returning(reopenedColumns(inlineBodyMaxBytes));
+    .returning(reopenedColumns);
   return row;
 }
 
@@ -79,7 +70,6 @@ interface ArrivalKey {
 export interface ReplayFailedEventsInput {
   webhookId: string;
   now: Date;
-  inlineBodyMaxBytes: number;
   /** Events reopened per statement (and held in memory at once). */
   batchSize: number;
 }
@@ -147,7 +137,7 @@ export async function* replayFailedEventsInBatches(
           eq(events.status, "failed"),
         ),
       )
-      .returning(reopenedColumns(input.inlineBodyMaxBytes));
+      .returning(reopenedColumns);
     const reopened = new Map(rows.map((row) => [row.id, row]));
     // In arrival order; an event another replay reopened meanwhile is not in `rows`.
     const batch = keys.flatMap((key) => reopened.get(key.id) ?? []);
