@@ -215,6 +215,16 @@ describe("docker/Dockerfile", () => {
     expect(runtime).toMatch(/^HEALTHCHECK[\s\S]*\/api\/health/m);
   });
 
+  it("copies the patches of patched dependencies before the lockfile-only fetch", () => {
+    const workspace = read("pnpm-workspace.yaml");
+    const patches = [...workspace.matchAll(/^\s+\S+@[^:]+:\s*(patches\/\S+)$/gm)].map((m) => m[1]);
+    expect(patches.length).toBeGreaterThan(0);
+    for (const patch of patches) expect(read(String(patch)).length).toBeGreaterThan(0);
+    const copy = dockerfile.indexOf("COPY patches ./patches");
+    expect(copy).toBeGreaterThan(-1);
+    expect(copy).toBeLessThan(dockerfile.search(/^RUN .*pnpm fetch$/m));
+  });
+
   it("keeps dependencies and build output out of the build context", () => {
     const ignored = read(".dockerignore").split("\n");
     expect(ignored).toEqual(expect.arrayContaining(["**/node_modules", "**/dist", ".env"]));
