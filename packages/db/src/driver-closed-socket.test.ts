@@ -13,12 +13,15 @@ const base = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:543
 const SCENARIO = `
 import postgres from "postgres";
 const url = process.env.DATABASE_URL;
-const sql = postgres(url, { max: 2, onnotice: () => {} });
+let closed;
+const connectionClosed = new Promise((resolve) => (closed = resolve));
+const sql = postgres(url, { max: 2, onnotice: () => {}, onclose: () => closed() });
 const admin = postgres(url, { max: 1, onnotice: () => {} });
 const reserved = await sql.reserve();
 const [{ pid }] = await reserved\`select pg_backend_pid() as pid\`;
 await admin\`select pg_terminate_backend(\${pid})\`;
-await new Promise((resolve) => setTimeout(resolve, 300));
+// The driver has seen the reserved connection close (its socket is gone).
+await connectionClosed;
 try {
   await reserved\`select 1\`;
   console.log("answered");
