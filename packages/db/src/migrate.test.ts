@@ -34,30 +34,40 @@ function freshUrl(): string {
   return url.toString();
 }
 
+/** Migrates a new database, runs `read` on it, and drops it again. */
+async function readMigrated<T>(read: (sql: postgres.Sql) => Promise<T>): Promise<T> {
+  const url = freshUrl();
+  try {
+    await migrateDatabase({ url });
+    const sql = postgres(url, { max: 1 });
+    try {
+      return await read(sql);
+    } finally {
+      await sql.end();
+    }
+  } finally {
+    await dropDatabase(url);
+  }
+}
+
 describe("migrateDatabase", () => {
   it("creates a missing database and applies every migration", async () => {
-    const url = freshUrl();
-    try {
-      await migrateDatabase({ url });
-      const sql = postgres(url, { max: 1 });
-      const tables =
-        await sql`select table_name from information_schema.tables where table_schema = 'public' order by 1`;
-      await sql.end();
-      expect(tables.map((row) => row.table_name)).toEqual(
-        expect.arrayContaining([
-          "users",
-          "sessions",
-          "organizations",
-          "memberships",
-          "api_keys",
-          "webhooks",
-          "events",
-          "delivery_attempts",
-        ]),
-      );
-    } finally {
-      await dropDatabase(url);
-    }
+    const tables = await readMigrated(
+      (sql) =>
+        sql`select table_name from information_schema.tables where table_schema = 'public' order by 1`,
+    );
+    expect(tables.map((row) => row.table_name)).toEqual(
+      expect.arrayContaining([
+        "users",
+        "sessions",
+        "organizations",
+        "memberships",
+        "api_keys",
+        "webhooks",
+        "events",
+        "delivery_attempts",
+      ]),
+    );
   });
 
   it("lets several replicas migrate at once", async () => {
@@ -78,28 +88,22 @@ describe("migrateDatabase", () => {
   });
 
   it("leaves events only the indexes a query reads (0015 drops the unused parent index)", async () => {
-    const url = freshUrl();
-    try {
-      await migrateDatabase({ url });
-      const sql = postgres(url, { max: 1 });
-      const rows =
-        await sql`select indexname from pg_indexes where schemaname = 'public' and tablename = 'events' order by 1`;
-      await sql.end();
-      // Each is read by a query: the key; the event lists by webhook (and status, and type); the
-      // lists by status; the sweeper's open events; the chain steps' uniqueness and origin.
-      expect(rows.map((row) => row.indexname)).toEqual([
-        "events_chain_origin_idx",
-        "events_chain_step_key",
-        "events_open_idx",
-        "events_pkey",
-        "events_status_created_idx",
-        "events_webhook_created_idx",
-        "events_webhook_status_created_idx",
-        "events_webhook_type_idx",
-      ]);
-    } finally {
-      await dropDatabase(url);
-    }
+    const rows = await readMigrated(
+      (sql) =>
+        sql`select indexname from pg_indexes where schemaname = 'public' and tablename = 'events' order by 1`,
+    );
+    // Each is read by a query: the key; the event lists by webhook (and status, and type); the
+    // lists by status; the sweeper's open events; the chain steps' uniqueness and origin.
+    expect(rows.map((row) => row.indexname)).toEqual([
+      "events_chain_origin_idx",
+      "events_chain_step_key",
+      "events_open_idx",
+      "events_pkey",
+      "events_status_created_idx",
+      "events_webhook_created_idx",
+      "events_webhook_status_created_idx",
+      "events_webhook_type_idx",
+    ]);
   });
 
   it("0005 moves steps recorded one row per step into one batch per event, in order", async () => {
