@@ -7,7 +7,7 @@ export const DELIVER_JOB = "deliver";
  * racing a retry) never creates two live jobs. It names the event and nothing more: the worker
  * reads the event (its status decides whether to deliver at all) and takes the body from that
  * same read, so the body is not written to, kept in and read back from Redis as well
- * (docs/decisions.md, "One owner for delivery jobs"). A job enqueued with a `body` field by an
+ * (docs/decisions.md, "A job names its event; the body stays in Postgres"). A job enqueued with a `body` field by an
  * earlier version parses to the same job: the field is dropped and the stored body is used.
  */
 export const DeliverJobData = z.object({
