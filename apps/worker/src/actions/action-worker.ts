@@ -23,17 +23,25 @@ export function startActionWorker(services: WorkerServices): Worker<ActionJobDat
       const data = parsed.data;
       const attempts = job.opts.attempts ?? ACTION_TRIES;
       const started = performance.now();
+      const ids = {
+        eventId: data.eventId,
+        webhookId: data.webhookId,
+        actionId: data.actionId,
+        try: job.attemptsMade + 1,
+      };
       const outcome = await processAction(services, data, {
         isLastTry: job.attemptsMade + 1 >= attempts,
+      }).catch((error: unknown) => {
+        // Postgres or Redis failed under the try: BullMQ tries the job again.
+        logger.warn({ ...ids, err: error }, "action job failed");
+        throw error;
       });
       logger.info(
         {
-          eventId: data.eventId,
-          webhookId: data.webhookId,
-          actionId: data.actionId,
-          try: job.attemptsMade + 1,
+          ...ids,
           outcome: outcome.kind === "done" ? outcome.status : "retry",
           reason: outcome.kind === "done" ? outcome.reason : undefined,
+          error: outcome.kind === "retry" ? outcome.error : undefined,
           ms: Math.round(performance.now() - started),
         },
         "action job",

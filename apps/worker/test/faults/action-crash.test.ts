@@ -1,7 +1,7 @@
 import { listActionRuns, pipelineNodes } from "@hookflow/db";
 import { newPrefixedId } from "@hookflow/domain";
 import { FAMILIES } from "@hookflow/pipeline";
-import { waitUntil } from "@hookflow/testing";
+import { type ChildLogLine, waitUntil } from "@hookflow/testing";
 import {
   ingest,
   isDelivered,
@@ -49,7 +49,14 @@ describe("a worker killed with SIGKILL while a post-delivery action runs", () =>
       const [row] = await waitForEvents(kit.database.db, [eventId], isDelivered);
       expect(row?.status).toBe("delivered");
 
-      await kit.workers.start("worker", kit.env, "worker-b");
+      // Worker B's HTTP timeout is generous: on a loaded machine its try must not time out and
+      // retry, which would be a third, legitimate claim. Its lock and stalled checks do not
+      // depend on it, and A's lock, which decides when the run comes back, is A's.
+      const second = await kit.workers.start(
+        "worker",
+        { ...kit.env, DELIVERY_TIMEOUT_MS: "20000" },
+        "worker-b",
+      );
       const runs = await waitUntil(
         async () => {
           const found = await listActionRuns(kit.database, eventId);
@@ -58,7 +65,25 @@ describe("a worker killed with SIGKILL while a post-delivery action runs", () =>
         { timeoutMs: 30_000 },
       );
       expect(runs).toHaveLength(1);
-      expect(runs[0]).toMatchObject({ actionId, status: "success", tries: 2, statusCode: 200 });
+      // Worker B's tries as it logged them, beside the run's claims: one try, which succeeded.
+      const ofEvent = (line: ChildLogLine) =>
+        line.eventId === eventId && (line.msg === "action job" || line.msg === "action job failed");
+      await second.waitForLog((line) => ofEvent(line) && line.outcome === "success");
+      const triesOfB = second
+        .logs()
+        .filter(ofEvent)
+        .map(({ msg, try: n, outcome, reason, error, err }) => ({
+          msg,
+          try: n,
+          outcome,
+          reason,
+          error,
+          err,
+        }));
+      expect({ run: runs[0], triesOfB }).toMatchObject({
+        run: { actionId, status: "success", tries: 2, statusCode: 200 },
+        triesOfB: [{ msg: "action job", try: 1, outcome: "success" }],
+      });
       const paths = kit.receiver.arrivals.filter((a) => a.eventId === eventId).map((a) => a.path);
       // One delivery; the action's interrupted try and the one that finished it.
       expect(paths).toEqual(["/target", "/action", "/action"]);
