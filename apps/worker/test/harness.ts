@@ -53,6 +53,18 @@ export interface WorkerHarness {
 
 export const TEST_SECRET = `whsec_${randomBytes(32).toString("base64")}`;
 
+const PINO_LEVELS = new Set(["fatal", "error", "warn", "info", "debug", "trace", "silent"]);
+
+/**
+ * The in-process worker's log level: `HF_TEST_LOG` when it names a level, `info` when it is set
+ * to anything else (the fault kit reads it as a switch), silent when unset.
+ */
+function testLogLevel(): string {
+  const wanted = process.env.HF_TEST_LOG;
+  if (!wanted) return "silent";
+  return PINO_LEVELS.has(wanted) ? wanted : "info";
+}
+
 /**
  * Worker services on a test database and Redis prefix of their own, with no lane workers started
  * (`startWorkerHarness` starts them; a test of the sweeper alone does not).
@@ -83,7 +95,7 @@ export function buildTestWorkerServices(
     ...plugins,
     logger:
       plugins.logger ??
-      createLogger({ level: process.env.HF_TEST_LOG ?? "silent", role: "worker" }),
+      createLogger({ level: testLogLevel(), role: "worker" }),
   });
 }
 
