@@ -93,9 +93,7 @@ export function buildTestWorkerServices(
     metrics: createMetrics({ role: "worker", defaultMetrics: false }),
     sweeper,
     ...plugins,
-    logger:
-      plugins.logger ??
-      createLogger({ level: testLogLevel(), role: "worker" }),
+    logger: plugins.logger ?? createLogger({ level: testLogLevel(), role: "worker" }),
   });
 }
 
