@@ -105,6 +105,59 @@ describe("createGroupCommit", () => {
     expect(outcomes.every((o) => o.status === "rejected")).toBe(true);
   });
 
+  it("answers the callers when the flush says so, and keeps the slot until the flush ends", async () => {
+    let finish: () => void = () => undefined;
+    const tail = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    const batches: number[][] = [];
+    const reports: Array<{ size: number; ok: boolean }> = [];
+    const commit = createGroupCommit<number, string>({
+      maxItems: 2,
+      maxWaitMs: 60_000,
+      maxInFlight: 1,
+      onFlush: (info) => reports.push(info),
+      flush: async (items, answer) => {
+        batches.push(items);
+        answer(items.map((item) => `stored-${item}`));
+        await tail;
+        // What a flush returns or throws after it answered is only counted.
+        throw new Error("the follow-up failed");
+      },
+    });
+    const first = await Promise.all([commit.submit(1), commit.submit(2)]);
+    expect(first).toEqual(["stored-1", "stored-2"]);
+    // The answered batch still holds the only slot: the next full batch waits for it.
+    const second = Promise.allSettled([commit.submit(3), commit.submit(4)]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(batches).toEqual([[1, 2]]);
+    finish();
+    expect((await second).map((o) => o.status)).toEqual(["fulfilled", "fulfilled"]);
+    await commit.drain();
+    expect(batches).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
+    expect(reports).toEqual([
+      { size: 2, ok: false },
+      { size: 2, ok: false },
+    ]);
+    expect(commit.stats().failedBatches).toBe(2);
+  });
+
+  it("rejects the batch when the flush answers the wrong number of results", async () => {
+    const commit = createGroupCommit<number, number>({
+      maxItems: 2,
+      maxWaitMs: 60_000,
+      flush: async (_items, answer) => {
+        answer([1]);
+        return [1, 2];
+      },
+    });
+    const outcomes = await Promise.allSettled([1, 2].map((n) => commit.submit(n)));
+    expect(outcomes.every((o) => o.status === "rejected")).toBe(true);
+  });
+
   it("flushes the open batch on drain and waits for it", async () => {
     const flushed: number[] = [];
     const commit = createGroupCommit<number, number>({

@@ -11,10 +11,14 @@
  * and an idle system still flushes after `maxWaitMs`.
  *
  * `flush` returns one result per item, in order. If it throws, every item of that batch gets the
- * error (error fan-out): no caller is ever told its item was written when the batch failed.
+ * error (error fan-out): no caller is ever told its item was written when the batch failed. A
+ * flush may answer its callers before it ends by calling `answer` with their results (the
+ * ingress answers once its INSERT commits and goes on to enqueue): the batch keeps its slot until
+ * the flush ends, its callers have their results at once, and what the flush returns or throws
+ * afterwards is only counted.
  */
 export interface GroupCommitOptions<I, R> {
-  flush: (items: I[]) => Promise<R[]>;
+  flush: (items: I[], answer: (results: R[]) => void) => Promise<R[]>;
   maxItems: number;
   maxWaitMs: number;
   /** Optional size of an item (bytes, say); a batch is flushed once the sum reaches `maxWeight`. */
@@ -67,21 +71,30 @@ export function createGroupCommit<I, R>(options: GroupCommitOptions<I, R>): Grou
   async function run(entries: Pending<I, R>[]): Promise<void> {
     stats.batches += 1;
     stats.items += entries.length;
-    let results: R[];
-    try {
-      results = await flush(entries.map((entry) => entry.item));
+    let answered = false;
+    const answer = (results: R[]) => {
+      if (answered) return;
       if (results.length !== entries.length) {
-        throw new Error(`flush returned ${results.length} results for ${entries.length} items`);
+        throw new Error(`flush answered ${results.length} results for ${entries.length} items`);
       }
+      answered = true;
+      entries.forEach((entry, index) => {
+        entry.resolve(results[index] as R);
+      });
+    };
+    try {
+      answer(
+        await flush(
+          entries.map((entry) => entry.item),
+          answer,
+        ),
+      );
     } catch (error) {
       stats.failedBatches += 1;
-      for (const entry of entries) entry.reject(error);
+      if (!answered) for (const entry of entries) entry.reject(error);
       onFlush?.({ size: entries.length, ok: false });
       return;
     }
-    entries.forEach((entry, index) => {
-      entry.resolve(results[index] as R);
-    });
     onFlush?.({ size: entries.length, ok: true });
   }
 
