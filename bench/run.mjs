@@ -216,7 +216,9 @@ async function main() {
 
     // (c) Ingress alone at fixed rates (open loop, latency from the scheduled send time). No
     // worker runs yet: this is the ingress's own latency; the backlog waits in the queue.
-    const peakRps = a1.rps;
+    // BENCH_OPEN_PEAK fixes the rates (its 50 and 80 %), so two builds meet the same load.
+    const peakRps =
+      Number(process.env.BENCH_OPEN_PEAK) > 0 ? Number(process.env.BENCH_OPEN_PEAK) : a1.rps;
     for (const share of [0.5, 0.8]) {
       const rate = Math.round(peakRps * share);
       const pre = await counts(sql, plain.id);
