@@ -19,7 +19,6 @@ import {
 } from "@hookflow/queue";
 import { Redis } from "ioredis";
 import { type AcceptingWebhook, findAcceptingWebhook } from "./ingress/find-accepting-webhook.js";
-
 import { limitHeapGrowth } from "./ingress/heap-growth.js";
 import { createIngressMetrics, type IngressMetrics } from "./ingress/ingress-metrics.js";
 import { type EventToStore, type StoreOutcome, storeEvents } from "./ingress/store-events.js";
@@ -141,14 +140,22 @@ export function buildIngressServices(options: BuildIngressServicesOptions): Ingr
     changes.emit("webhook-changed", parsed);
   });
 
+  const storeDeps = {
+    db,
+    redis,
+    keys,
+    queues,
+    logger,
+    redisWaitMs: REDIS_WAIT_MS,
+    onEnqueueFailed: (events: number) => ingressMetrics.enqueueFailed.inc(events),
+  };
   const batcher = createGroupCommit<EventToStore, StoreOutcome>({
     maxItems: BATCH_MAX_ITEMS,
     maxWaitMs: BATCH_MAX_WAIT_MS,
     weigh: (item) => item.bodyBytes,
     maxWeight: BATCH_MAX_BYTES,
     maxInFlight: BATCH_MAX_IN_FLIGHT,
-    flush: (items) =>
-      storeEvents({ db, redis, keys, queues, logger, redisWaitMs: REDIS_WAIT_MS }, items),
+    flush: (items, answer) => storeEvents(storeDeps, items, answer),
     onFlush: ({ size, ok }) =>
       ingressMetrics.batchSize.observe({ outcome: ok ? "stored" : "failed" }, size),
   });

@@ -102,6 +102,9 @@ export async function startIngress(env: Record<string, string> = {}): Promise<In
     eventRows: (webhookId) =>
       database.sql`select * from events where webhook_id = ${webhookId} order by created_at, id`,
     jobOf: async (priority, eventId) => {
+      // A 202 waits for the store only; its batch enqueues after it (docs/decisions.md, "Durable,
+      // then queued"). Every batch written so far has enqueued once the group commit drains.
+      await services.batcher.drain();
       const queue = queues.get(priority);
       if (!queue) throw new Error(`no lane ${priority}`);
       return (await queue.getJob(eventId)) ?? undefined;

@@ -29,6 +29,10 @@ const MAX_BYTES = 2048;
 
 describe("ingress", () => {
   let h: IngressHarness;
+  const enqueueFailures = async () => {
+    const metric = await h.services.ingressMetrics.enqueueFailed.get();
+    return metric.values.reduce((sum, value) => sum + value.value, 0);
+  };
   beforeAll(async () => {
     h = await startIngress({ MAX_PAYLOAD_BYTES: String(MAX_BYTES) });
   });
@@ -37,7 +41,7 @@ describe("ingress", () => {
   });
 
   describe("accepting events", () => {
-    it("answers 202 with an event id and a stream token once the event is stored and queued in its lane", async () => {
+    it("answers 202 with an event id and a stream token once the event is stored, then queues it in its lane", async () => {
       const hook = await h.createWebhook({ priority: 2 });
       const body = '{"type":"order.created",  "items": [ 1, 2 ],"note":"héllo"}\n';
       const res = await h.post(hook.token, body, { "x-custom": "kept" });
@@ -123,6 +127,30 @@ describe("ingress", () => {
       const [row] = await h.eventRows(hook.id);
       // In-process requests have no socket, hence no peer and no address.
       expect(row.source_ip).toBeNull();
+    });
+
+    it("answers 202 for a stored event whose enqueue then fails, leaving it pending for the sweeper", async () => {
+      const hook = await h.createWebhook({ priority: 4 });
+      const lane = h.services.queues.get(4);
+      const meta = lane?.keys.meta;
+      if (!meta) throw new Error("no lane 4");
+      // Redis stays up, but lane 4's enqueue script fails: its meta hash is a string.
+      await h.redis.set(meta, "not a hash");
+      try {
+        const before = await enqueueFailures();
+        const res = await h.post(hook.token, '{"lost":"job"}');
+        expect(res.status).toBe(202);
+        await h.services.batcher.drain();
+        const rows = await h.eventRows(hook.id);
+        expect(rows.map((row) => [row.id, row.status])).toEqual([[res.body.eventId, "pending"]]);
+        // No job: the worker's sweeper queues pending events without one (its own tests).
+        expect(await h.jobOf(4, res.body.eventId)).toBeUndefined();
+        expect((await enqueueFailures()) - before).toBe(1);
+      } finally {
+        await h.redis.del(meta);
+      }
+      const next = await h.post(hook.token, '{"lost":"nothing"}');
+      expect(await h.jobOf(4, next.body.eventId)).toBeDefined();
     });
 
     it("stores the event of an inactive webhook as pending without queueing it", async () => {

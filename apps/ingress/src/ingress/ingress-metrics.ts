@@ -15,6 +15,7 @@ export interface IngressMetrics {
   deduplicated: Counter;
   rejected: Counter<"reason">;
   batchSize: Histogram<"outcome">;
+  enqueueFailed: Counter;
 }
 
 function reuse<T>(registry: Registry, name: string, create: () => T): T {
@@ -67,6 +68,16 @@ export function createIngressMetrics(metrics: Metrics): IngressMetrics {
           help: "Events per group-commit batch (one INSERT and one enqueue each)",
           labelNames: ["outcome"] as const,
           buckets: [1, 2, 5, 10, 20, 50, 100, 200],
+          registers,
+        }),
+    ),
+    enqueueFailed: reuse(
+      metrics.registry,
+      "hookflow_ingress_enqueue_failures_total",
+      () =>
+        new Counter({
+          name: "hookflow_ingress_enqueue_failures_total",
+          help: "Stored events whose enqueue failed after their 202; the worker's sweeper queues them",
           registers,
         }),
     ),

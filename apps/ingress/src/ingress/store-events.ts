@@ -1,6 +1,5 @@
 import {
   type DbHandle,
-  deleteIngressEvents,
   type IngressEventRow,
   type IngressInsertOutcome,
   insertIngressEventBatch,
@@ -36,20 +35,33 @@ export interface StoreEventsDeps {
   keys: RedisKeys;
   queues: DeliveryQueues;
   logger: Logger;
-  /** How long an enqueue may wait for Redis before the batch is answered 503. */
+  /** How long a batch waits for Redis before it is answered 503, and an enqueue may take. */
   redisWaitMs: number;
+  /** Counts events whose enqueue failed after their store (the sweeper queues them). */
+  onEnqueueFailed: (events: number) => void;
 }
 
 /**
- * Flush of one group-commit batch: ONE multi-row INSERT, then ONE bulk enqueue. The batch
- * succeeds only when both do. When the insert worked and the enqueue did not, the rows are
- * deleted best-effort (the senders get 503 and retry); anything left pending is re-enqueued by
- * the worker's sweeper, so no event is ever lost or acknowledged without being durable.
+ * Flush of one group-commit batch (docs/decisions.md, "Durable, then queued"): ONE multi-row
+ * INSERT, whose commit is what the senders wait for (`answer` gives them their results at once);
+ * then ONE bulk enqueue and the batch's dedup confirmations, before the batch frees its slot.
+ * Redis must be reachable before the insert (else 503 and nothing is stored); an enqueue that
+ * fails after the commit leaves its events pending in Postgres, where the worker's sweeper queues
+ * them, so no event is lost or acknowledged before it is durable.
  */
 export async function storeEvents(
   deps: StoreEventsDeps,
   items: EventToStore[],
+  answer: (results: StoreOutcome[]) => void,
 ): Promise<StoreOutcome[]> {
+  if (items.some((item) => item.enqueue)) {
+    try {
+      await waitForRedis(deps.redis, deps.redisWaitMs);
+    } catch (error) {
+      deps.logger.error({ err: error, batch: items.length }, "queue unreachable; batch refused");
+      throw new UnavailableError("Queue unavailable", error);
+    }
+  }
   const rows = items.map((item) => item.row);
   let outcomes: IngressInsertOutcome[];
   try {
@@ -58,36 +70,43 @@ export async function storeEvents(
     deps.logger.error({ err: error, batch: rows.length }, "event insert failed");
     throw new UnavailableError("Event store unavailable", error);
   }
-
-  const stored = items.filter((_, index) => outcomes[index] === "stored");
-  const deliveries: DeliveryToEnqueue[] = stored
-    .filter((item) => item.enqueue)
-    .map((item) => deliveryJobOf(item.row));
-  if (deliveries.length > 0) {
-    try {
-      await waitForRedis(deps.redis, deps.redisWaitMs);
-      await withTimeout(enqueueDeliveries(deps.queues, deliveries), deps.redisWaitMs);
-    } catch (error) {
-      deps.logger.error({ err: error, batch: rows.length }, "enqueue failed");
-      await deleteIngressEvents(
-        deps.db.db,
-        stored.map((item) => item.row.id),
-      ).catch((cleanupError: unknown) =>
-        deps.logger.warn({ err: cleanupError }, "could not remove events of a failed batch"),
-      );
-      throw new UnavailableError("Queue unavailable", error);
-    }
-  }
-  await confirmStoredClaims(deps, stored);
-  return outcomes.map((outcome) =>
+  const results: StoreOutcome[] = outcomes.map((outcome) =>
     outcome === "stored"
       ? { ok: true }
       : { ok: false, error: new NotFoundError("Webhook not found for this ingress token") },
   );
+  answer(results);
+  const stored = items.filter((_, index) => outcomes[index] === "stored");
+  if (stored.length > 0) await followUp(deps, stored);
+  return results;
 }
 
 /**
- * Dedup claims become repeat markers only now that their events are durable. A failure is logged,
+ * The stored events' enqueue and their dedup confirmations, side by side (each is one Redis
+ * call). A failed enqueue is logged and counted; its events are durable and pending, and the
+ * sweeper queues them once their grace has passed.
+ */
+async function followUp(deps: StoreEventsDeps, stored: EventToStore[]): Promise<void> {
+  const deliveries: DeliveryToEnqueue[] = stored
+    .filter((item) => item.enqueue)
+    .map((item) => deliveryJobOf(item.row));
+  const enqueue = async () => {
+    if (deliveries.length === 0) return;
+    try {
+      await withTimeout(enqueueDeliveries(deps.queues, deliveries), deps.redisWaitMs);
+    } catch (error) {
+      deps.onEnqueueFailed(deliveries.length);
+      deps.logger.error(
+        { err: error, events: deliveries.length },
+        "enqueue failed after the store; the sweeper queues these events",
+      );
+    }
+  };
+  await Promise.all([enqueue(), confirmStoredClaims(deps, stored)]);
+}
+
+/**
+ * Dedup claims become repeat markers only once their events are durable. A failure is logged,
  * not answered: the events are stored and queued; their pending claims run out, after which a
  * repeat is stored again (a duplicate, never a loss).
  */

@@ -113,10 +113,18 @@ describe("the ingress when its own Redis goes down", () => {
     async () => {
       const before = await storedEventCount();
       await redisServer.kill();
+      // Once the ingress has seen Redis go (its health says so), a batch is refused before its
+      // insert. (A batch stored in the moment before keeps its 202: its events wait, pending, for
+      // the sweeper; the ingress's own tests cover that.)
+      await waitUntil(async () => {
+        const res = await fetch(`${ingress.url}/api/health`);
+        const body = (await res.json()) as { checks?: { redis?: boolean } };
+        return res.status === 503 && body.checks?.redis === false ? true : undefined;
+      });
       await expectOnly503(2);
       await redisServer.start();
       await postUntilAccepted();
-      // The events of the failed batches were removed again; only the accepted one was added.
+      // The refused batches stored nothing; only the accepted event was added.
       expect(await storedEventCount()).toBe(before + 1);
     },
     TEST_TIMEOUT_MS,

@@ -109,7 +109,9 @@ export async function sendTestEvent(
     try {
       await enqueueDeliveries(ctx.queues, [deliveryJobOf(row)]);
     } catch (error) {
-      // As at the ingress: no event is left stored-but-unannounced when the answer is an error.
+      // Unlike the ingress's batches (docs/decisions.md, "Durable, then queued"), a test send is
+      // one interactive request: it answers 503 and leaves nothing stored, rather than an event
+      // that waits for the sweeper.
       await deleteIngressEvents(ctx.db.db, [eventId]).catch((cleanupError: unknown) =>
         ctx.logger.warn({ err: cleanupError, eventId }, "could not remove a test event"),
       );

@@ -119,7 +119,7 @@ async function insertRowsAsJson(handle: DbHandle, rows: IngressEventRow[]): Prom
   `;
 }
 
-/** Best-effort undo of a batch whose enqueue failed (the sender was told 503). */
+/** Best-effort undo of a test send whose enqueue failed (the caller was told 503). */
 export async function deleteIngressEvents(db: Database, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   await db.delete(events).where(inArray(events.id, ids));
