@@ -1,7 +1,7 @@
 // Closed-loop peak with wrk (C, epoll): a load generator far cheaper per request than any
 // Node client, so on a 2-core machine it leaves the server as much CPU as possible.
 import { execFile, execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -53,6 +53,7 @@ export function wrkClosedLoop({ url, path, body, headers = {}, connections = 64,
       args,
       { env: { ...process.env, WRK_BODY_FILE: bodyFile, WRK_HEADER: header }, maxBuffer: 1 << 20 },
       (error, stdout) => {
+        rmSync(dir, { recursive: true, force: true });
         if (error) return reject(error);
         const line = stdout.split("\n").find((l) => l.startsWith("WRK_JSON "));
         if (!line) return reject(new Error(`no result from wrk: ${stdout}`));

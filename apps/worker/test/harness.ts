@@ -104,7 +104,15 @@ export async function startWorkerHarness(
 ): Promise<WorkerHarness> {
   const database = await createTestDatabase();
   const redis = createTestRedisPrefix();
-  const services = buildTestWorkerServices(database, redis, env, sweeper, logger ? { logger } : {});
+  let services: WorkerServices;
+  try {
+    services = buildTestWorkerServices(database, redis, env, sweeper, logger ? { logger } : {});
+  } catch (error) {
+    // A harness that cannot be built leaves no database or keys behind.
+    await database.destroy();
+    await redis.destroy();
+    throw error;
+  }
   let worker = await startWorker(services);
   const db = database.db;
   const ownerId = newId("user");
