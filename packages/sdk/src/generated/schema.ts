@@ -1806,7 +1806,7 @@ export interface paths {
         put?: never;
         /**
          * Send an event to a webhook
-         * @description Any valid JSON body. Served by the ingress role. The event is stored and queued before the answer. Response mode `sync` waits for the pipeline (at most 120 s) and answers 200 with `{eventId, syncStatus, steps, response?, awaitingApproval?, awaitingMerge?, delayed?, streamToken}`; a parked event or inactive webhook answers 202 at once. After a wait the `streamToken` is issued with the answer (valid 120 s from then), so a caller can follow the event after a 408.
+         * @description Any valid JSON body. Served by the ingress role. The event is committed to Postgres before the answer and queued for delivery right after it (an event whose queueing fails is queued by the sweeper). Response mode `sync` waits for the pipeline (at most 120 s) and answers 200 with `{eventId, syncStatus, steps, response?, awaitingApproval?, awaitingMerge?, delayed?, streamToken}`; a parked event or inactive webhook answers 202 at once. After a wait the `streamToken` is issued with the answer (valid 120 s from then), so a caller can follow the event after a 408.
          */
         post: operations["sendEvent"];
         delete?: never;

@@ -29,8 +29,9 @@ export function registerEdgeRouteDocs(app: ApiApp): void {
     tags: ["Ingress"],
     summary: "Send an event to a webhook",
     description:
-      "Any valid JSON body. Served by the ingress role. The event is stored and queued before " +
-      "the answer. Response mode `sync` waits for the pipeline (at most 120 s) and answers 200 " +
+      "Any valid JSON body. Served by the ingress role. The event is committed to Postgres " +
+      "before the answer and queued for delivery right after it (an event whose queueing fails " +
+      "is queued by the sweeper). Response mode `sync` waits for the pipeline (at most 120 s) and answers 200 " +
       "with `{eventId, syncStatus, steps, response?, awaitingApproval?, awaitingMerge?, " +
       "delayed?, streamToken}`; a parked event or inactive webhook answers 202 at once. After " +
       "a wait the `streamToken` is issued with the answer (valid 120 s from then), so a caller " +
