@@ -106,9 +106,9 @@ async function followUp(deps: StoreEventsDeps, stored: EventToStore[]): Promise<
 }
 
 /**
- * Dedup claims become repeat markers only once their events are durable. A failure is logged,
- * not answered: the events are stored and queued; their pending claims run out, after which a
- * repeat is stored again (a duplicate, never a loss).
+ * Dedup claims become repeat markers only once their events are durable. A failure is only
+ * logged (the senders have their 202s, and the events are stored): their pending claims run out,
+ * after which a repeat is stored again (a duplicate, never a loss).
  */
 async function confirmStoredClaims(deps: StoreEventsDeps, stored: EventToStore[]): Promise<void> {
   const claims = [];
