@@ -82,6 +82,22 @@ describe("ingress", () => {
       expect(rows.map((row) => row.body).sort()).toEqual([...bodies].sort());
     });
 
+    it("stores objects and arrays exactly as sent: spacing, escapes, key order, duplicates", async () => {
+      const hook = await h.createWebhook();
+      const bodies = [
+        '{ "b" : 2 ,"a":[1, 2.50, -0.0e+5],\n"a":"dup" }',
+        '{"s":"quote \\" slash \\/ tab \\t newline \\n","u":"\\u00e9\\ud83d\\ude00","e":"é😀"}',
+        '[{"nested":{"deep":[[[]]]}},{}]',
+        "[\t1,\r\n2 ]",
+      ];
+      const answers = await Promise.all(bodies.map((body) => h.post(hook.token, body)));
+      expect(answers.map((res) => res.status)).toEqual(bodies.map(() => 202));
+      const rows = await h.eventRows(hook.id);
+      for (const [index, res] of answers.entries()) {
+        expect(rows.find((row) => row.id === res.body.eventId)?.body).toBe(bodies[index]);
+      }
+    });
+
     it("stores text Postgres cannot hold as text without failing the batch it shares with others", async () => {
       const hook = await h.createWebhook();
       // JSON may spell U+0000 as an escape; Postgres text cannot store the character itself.

@@ -95,28 +95,85 @@ async function insertSkippingMissingWebhooks(
 
 async function insertRowsAsJson(handle: DbHandle, rows: IngressEventRow[]): Promise<void> {
   if (rows.length === 0) return;
-  // One JSON text for the whole batch: V8's JSON.stringify encodes it far faster than
-  // per-value parameter encoding, and Postgres parses it once per row.
-  const batch = JSON.stringify(
-    rows.map((row) => ({
+  try {
+    await insertBatchText(handle, batchText(rows, true));
+  } catch (error) {
+    // Postgres refused a body it was to read as JSON (docs/decisions.md, "Bodies travel as
+    // JSON"): the batch goes again with every body quoted, as text Postgres only unescapes.
+    if (!isJsonRefusal(error)) throw error;
+    await insertBatchText(handle, batchText(rows, false));
+  }
+}
+
+async function insertBatchText(handle: DbHandle, batch: string): Promise<void> {
+  await handle.sql`
+    insert into events (id, webhook_id, status, event_type, body, headers, source_ip, priority,
+      dedup_key, next_attempt_at, created_at, updated_at)
+    select r.i, r.w, 'pending', r.t, coalesce(r.b::text, r.x), r.h, r.s, r.p, r.d, r.a, r.a, r.a
+    from json_to_recordset(${batch}::json)
+      as r(i text, w text, t text, b json, x text, h jsonb, s text, p int, d text, a timestamptz)
+  `;
+}
+
+/**
+ * The batch as one JSON array, one object per row. A body that is a JSON object or array with
+ * nothing around it and no `\u` escape is written into the text as it is (`b`; Postgres copies
+ * a `json` value's exact text); any other body goes as a JSON string (`x`). Quoting a body costs
+ * an escape per quote in Node and an unescape in Postgres, and V8 kept much of what
+ * JSON.stringify built for a whole batch alive into its old generation (docs/benchmarks.md,
+ * "Bodies travel as JSON").
+ */
+function batchText(rows: IngressEventRow[], embedBodies: boolean): string {
+  let text = "[";
+  for (let index = 0; index < rows.length; index++) {
+    const row = rows[index] as IngressEventRow;
+    const fields = JSON.stringify({
       i: row.id,
       w: row.webhookId,
       t: row.eventType,
-      b: row.body,
       h: row.headers,
       s: row.sourceIp,
       p: row.priority,
       d: row.dedupKey,
       a: row.receivedAt.toISOString(),
-    })),
+    });
+    const body =
+      embedBodies && embeddable(row.body) ? `"b":${row.body}` : `"x":${JSON.stringify(row.body)}`;
+    text += `${index === 0 ? "" : ","}${fields.slice(0, -1)},${body}}`;
+  }
+  return `${text}]`;
+}
+
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+
+/**
+ * Whether Postgres gives a body back exactly when it reads it as a `json` value: an object or
+ * array (a scalar string would come back re-escaped, `null` as SQL NULL), with no whitespace
+ * around it (outside the value, it is not part of the value's text), and no `\u` escape
+ * (Postgres refuses `\u0000` and unpaired surrogates, which JSON.parse accepts).
+ */
+function embeddable(body: string): boolean {
+  const first = body.charCodeAt(0);
+  const last = body.charCodeAt(body.length - 1);
+  return (
+    (first === OPEN_BRACE || first === OPEN_BRACKET) &&
+    (last === CLOSE_BRACE || last === CLOSE_BRACKET) &&
+    !body.includes("\\u")
   );
-  await handle.sql`
-    insert into events (id, webhook_id, status, event_type, body, headers, source_ip, priority,
-      dedup_key, next_attempt_at, created_at, updated_at)
-    select r.i, r.w, 'pending', r.t, r.b, r.h, r.s, r.p, r.d, r.a, r.a, r.a
-    from json_to_recordset(${batch}::json)
-      as r(i text, w text, t text, b text, h jsonb, s text, p int, d text, a timestamptz)
-  `;
+}
+
+/**
+ * Errors Postgres raises while reading a batch's JSON: invalid text representation, an
+ * untranslatable character, or a nesting too deep for its parser's stack.
+ */
+const JSON_REFUSALS = new Set(["22P02", "22P05", "54001"]);
+
+function isJsonRefusal(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && JSON_REFUSALS.has(code);
 }
 
 /** Best-effort undo of a test send whose enqueue failed (the caller was told 503). */
