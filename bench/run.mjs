@@ -12,6 +12,7 @@
 //   BENCH_PHASES=ingress pnpm bench # baselines and the ingress alone (no worker phases)
 //   BENCH_DRAIN=0 pnpm bench        # without the worker drain against a bare BullMQ worker
 //   BENCH_WARMUP_SECONDS=0 pnpm bench  # peaks without their unmeasured warm-up (default 3 s)
+//   BENCH_PG_FLUSH_AFTER=0 pnpm bench  # the bench database keeps the server's backend_flush_after
 import "./lib/workspace-node.mjs";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
@@ -27,6 +28,7 @@ import { peakRssMb, startProcess, stopProcess } from "./lib/processes.mjs";
 import { startReceiver } from "./lib/receiver-control.mjs";
 import { printSummary } from "./lib/report.mjs";
 import {
+  BENCH_PG_FLUSH_AFTER,
   benchDatabaseUrl,
   dropBenchDatabase,
   dropBenchRedisKeys,
@@ -137,6 +139,10 @@ async function main() {
     signedBody: body1k,
   });
   const { sql, plain, signed, bad, signature } = seeded;
+  results.pgBackendFlushAfter = BENCH_PG_FLUSH_AFTER;
+  log(
+    `bench database: backend_flush_after = ${BENCH_PG_FLUSH_AFTER === "0" ? "the server's own" : BENCH_PG_FLUSH_AFTER} (README, "Postgres settings"; BENCH_PG_FLUSH_AFTER=0 leaves it)`,
+  );
   const P = results.phases;
   try {
     // (a) Baselines, each alone on the machine, with the same driver as the ingress peak.

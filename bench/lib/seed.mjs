@@ -11,9 +11,13 @@ export function benchDatabaseUrl(baseUrl, run) {
   return u.toString();
 }
 
-/** Runs `hookflow migrate` against `env.DATABASE_URL` (creates the database). */
-export function migrate(cli, env) {
-  return new Promise((resolve, reject) => {
+/**
+ * Runs `hookflow migrate` against `env.DATABASE_URL` (creates the database), then gives the
+ * bench's database the writeback setting the README's "Postgres settings" recommends
+ * (`BENCH_PG_FLUSH_AFTER`, default 256kB; 0 keeps the server's own).
+ */
+export async function migrate(cli, env) {
+  await new Promise((resolve, reject) => {
     const child = fork(cli, ["migrate"], {
       env: { ...process.env, ...env },
       stdio: ["ignore", "ignore", "inherit", "ipc"],
@@ -22,7 +26,21 @@ export function migrate(cli, env) {
       code === 0 ? resolve() : reject(new Error(`migrate exited ${code}`)),
     );
   });
+  const flushAfter = BENCH_PG_FLUSH_AFTER;
+  if (flushAfter === "0") return;
+  const sql = postgres(env.DATABASE_URL, { max: 1, onnotice: () => {} });
+  try {
+    const [{ name }] = await sql`select current_database() as name`;
+    await sql.unsafe(`alter database "${name}" set backend_flush_after = '${flushAfter}'`);
+  } finally {
+    await sql.end();
+  }
 }
+
+/** What `migrate` sets `backend_flush_after` to on the bench's database ("0": left alone). */
+export const BENCH_PG_FLUSH_AFTER = /^(0|\d+(kB|MB)?)$/.test(process.env.BENCH_PG_FLUSH_AFTER ?? "")
+  ? process.env.BENCH_PG_FLUSH_AFTER
+  : "256kB";
 
 /**
  * Seeds one user and three webhooks pointing at `receiverUrl`: `plain` (no incoming signature),
