@@ -15,7 +15,7 @@ beforeAll(async () => {
   handle = createDb({ url, max: 2 });
   await handle.sql`insert into users (id, email, password_hash) values ('usr_1', 'u@example.test', 'x')`;
   await handle.sql`insert into webhooks (id, owner_id, name, ingress_token, signing_secret)
-    values ('wh_1', 'usr_1', 'one', 'tok_1', 'whsec_x')`;
+    values ('wh_1', 'usr_1', 'one', 'tok_1', 'whsec_x'), ('wh_2', 'usr_1', 'two', 'tok_2', 'whsec_x')`;
 });
 
 afterAll(async () => {
@@ -71,6 +71,28 @@ describe("insertIngressEventBatch", () => {
     const rows = [rowOf('{"before":1}'), rowOf(deep), rowOf('[{"after":2}]')];
     expect(await insertIngressEventBatch(handle, rows)).toEqual(["stored", "stored", "stored"]);
     expect(await storedBodies(rows)).toEqual(['{"before":1}', deep, '[{"after":2}]']);
+  });
+
+  it("keeps a body that is not one JSON value from adding or rewriting rows", async () => {
+    // The ingress parses every body first; should a caller ever skip that, a body spelled to
+    // close its object early still cannot reach another webhook.
+    const extraRow = '{}, "i":"evt_injected","w":"wh_2","a":"2030-01-01T00:00:00Z"},{"z":{}';
+    const duplicateKeys = '{}, "w":"wh_2", "z":{}';
+    // Each in a batch of its own: a batch that falls back to quoting hides the other.
+    const first = [rowOf(extraRow), rowOf('{"plain":true}')];
+    const second = [rowOf(duplicateKeys), rowOf('{"plain":true}')];
+    expect(await insertIngressEventBatch(handle, first)).toEqual(["stored", "stored"]);
+    expect(await insertIngressEventBatch(handle, second)).toEqual(["stored", "stored"]);
+    const rows = [...first, ...second];
+    // The extra object makes the batch go quoted, so that body is kept exactly; the duplicate
+    // keys are read as the row's own, where the fields the batch writes after them win.
+    expect(await storedBodies(first)).toEqual([extraRow, '{"plain":true}']);
+    const owners = await handle.sql<{ webhook_id: string }[]>`
+      select webhook_id from events where id in ${handle.sql(rows.map((row) => row.id))}`;
+    expect(owners.map((row) => row.webhook_id)).toEqual(["wh_1", "wh_1", "wh_1", "wh_1"]);
+    const [found] = await handle.sql<{ n: number }[]>`
+      select count(*)::int as n from events where webhook_id = 'wh_2' or id = 'evt_injected'`;
+    expect(found?.n).toBe(0);
   });
 
   it("still reports rows of a deleted webhook as missing and stores the others", async () => {

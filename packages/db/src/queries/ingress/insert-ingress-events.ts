@@ -7,7 +7,7 @@ export interface IngressEventRow {
   id: string;
   webhookId: string;
   eventType: string | null;
-  /** The exact request body text. */
+  /** The exact request body text: one JSON value, as the ingress checked it. */
   body: string;
   headers: Record<string, string>;
   sourceIp: string | null;
@@ -96,23 +96,38 @@ async function insertSkippingMissingWebhooks(
 async function insertRowsAsJson(handle: DbHandle, rows: IngressEventRow[]): Promise<void> {
   if (rows.length === 0) return;
   try {
-    await insertBatchText(handle, batchText(rows, true));
+    if (await insertBatchText(handle, batchText(rows, true), rows.length)) return;
   } catch (error) {
-    // Postgres refused a body it was to read as JSON (docs/decisions.md, "Bodies travel as
-    // JSON"): the batch goes again with every body quoted, as text Postgres only unescapes.
     if (!isJsonRefusal(error)) throw error;
-    await insertBatchText(handle, batchText(rows, false));
+  }
+  // Postgres refused a body it was to read as JSON, or the batch's JSON did not hold exactly its
+  // rows (docs/decisions.md, "Bodies travel as JSON"): the batch goes again with every body
+  // quoted, as text Postgres only unescapes.
+  if (!(await insertBatchText(handle, batchText(rows, false), rows.length))) {
+    throw new Error("the quoted batch did not hold exactly its rows");
   }
 }
 
-async function insertBatchText(handle: DbHandle, batch: string): Promise<void> {
-  await handle.sql`
+/**
+ * Inserts the rows of a batch's JSON only if it holds exactly `expected` of them (nothing
+ * otherwise); says whether it did.
+ */
+async function insertBatchText(
+  handle: DbHandle,
+  batch: string,
+  expected: number,
+): Promise<boolean> {
+  const result = await handle.sql`
+    with r as materialized (
+      select * from json_to_recordset(${batch}::json)
+        as r(b json, x text, i text, w text, t text, h jsonb, s text, p int, d text, a timestamptz)
+    )
     insert into events (id, webhook_id, status, event_type, body, headers, source_ip, priority,
       dedup_key, next_attempt_at, created_at, updated_at)
     select r.i, r.w, 'pending', r.t, coalesce(r.b::text, r.x), r.h, r.s, r.p, r.d, r.a, r.a, r.a
-    from json_to_recordset(${batch}::json)
-      as r(i text, w text, t text, b json, x text, h jsonb, s text, p int, d text, a timestamptz)
+    from r where (select count(*) from r) = ${expected}::int
   `;
+  return result.count === expected;
 }
 
 /**
@@ -121,7 +136,10 @@ async function insertBatchText(handle: DbHandle, batch: string): Promise<void> {
  * a `json` value's exact text); any other body goes as a JSON string (`x`). Quoting a body costs
  * an escape per quote in Node and an unescape in Postgres, and V8 kept much of what
  * JSON.stringify built for a whole batch alive into its old generation (docs/benchmarks.md,
- * "Bodies travel as JSON").
+ * "Bodies travel as JSON"). Bodies are checked JSON (the ingress parsed each one); should one
+ * ever not be, it still cannot reach another row or webhook: the body comes first in its object
+ * and Postgres keeps the last of duplicate keys, and a batch whose JSON holds more objects than
+ * rows is not inserted (such a body may then be stored other than sent: it was never JSON).
  */
 function batchText(rows: IngressEventRow[], embedBodies: boolean): string {
   let text = "[";
@@ -139,7 +157,7 @@ function batchText(rows: IngressEventRow[], embedBodies: boolean): string {
     });
     const body =
       embedBodies && embeddable(row.body) ? `"b":${row.body}` : `"x":${JSON.stringify(row.body)}`;
-    text += `${index === 0 ? "" : ","}${fields.slice(0, -1)},${body}}`;
+    text += `${index === 0 ? "{" : ",{"}${body},${fields.slice(1)}`;
   }
   return `${text}]`;
 }
