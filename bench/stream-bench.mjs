@@ -22,7 +22,7 @@ import { fileURLToPath } from "node:url";
 import postgres from "postgres";
 import { HOOKFLOW_NODE_FLAGS } from "./lib/hookflow-node-flags.mjs";
 import { startProcess, stopProcess } from "./lib/processes.mjs";
-import { storePendingEvents } from "./lib/seed.mjs";
+import { migrate, storePendingEvents } from "./lib/seed.mjs";
 import { fmt, summarize } from "./lib/stats.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -103,23 +103,11 @@ const DRAIN_ROUNDS = [
 ];
 
 /**
- * Creates and migrates a database of its own through the built CLI; run again after seeding, the
- * migrate step seals the webhook credentials the seed wrote in clear.
+ * Creates and migrates a database of its own through the built CLI (bench/lib/seed.mjs); run
+ * again after seeding, the migrate step seals the webhook credentials the seed wrote in clear.
  */
-function migrate(dbUrl, encryptionKey) {
-  return new Promise((resolve, reject) => {
-    const child = fork(CLI, ["migrate"], {
-      env: {
-        ...process.env,
-        DATABASE_URL: dbUrl,
-        HOOKFLOW_ENCRYPTION_KEY: encryptionKey,
-        LOG_LEVEL: "warn",
-      },
-      stdio: "ignore",
-    });
-    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`migrate ${code}`))));
-  });
-}
+const migrateDatabase = (dbUrl, encryptionKey) =>
+  migrate(CLI, { DATABASE_URL: dbUrl, HOOKFLOW_ENCRYPTION_KEY: encryptionKey, LOG_LEVEL: "warn" });
 
 /** Redis server CPU (user + system) so far, in seconds. */
 async function redisCpuSeconds(redis) {
@@ -144,7 +132,7 @@ async function drainComparison() {
   base.pathname = `/hookflow_streambench_${run}`;
   const dbUrl = base.toString();
   const encryptionKey = randomBytes(32).toString("hex");
-  await migrate(dbUrl, encryptionKey);
+  await migrateDatabase(dbUrl, encryptionKey);
   const receiverPort = PORT + 1;
   const receiver = fork(join(ROOT, "bench/lib/receiver.mjs"), [String(receiverPort)], {
     stdio: "ignore",
@@ -157,7 +145,7 @@ async function drainComparison() {
     const webhookId = `wh_sb${run}`;
     await sql`insert into users (id, email, password_hash) values (${userId}, ${`sb-${run}@example.test`}, 'x')`;
     await sql`insert into webhooks ${sql({ id: webhookId, owner_id: userId, name: "stream bench", target_url: `http://127.0.0.1:${receiverPort}/hook`, ingress_token: randomBytes(24).toString("base64url"), signing_secret: `whsec_${randomBytes(32).toString("base64")}` })}`;
-    await migrate(dbUrl, encryptionKey);
+    await migrateDatabase(dbUrl, encryptionKey);
     const config = loadConfig({
       NODE_ENV: "production",
       DATABASE_URL: dbUrl,
