@@ -1,3 +1,4 @@
+import type { IngressEventRow } from "@hookflow/db";
 import {
   AppError,
   ConflictError,
@@ -15,6 +16,7 @@ import {
 } from "@hookflow/domain";
 import type { IngressServices } from "../services.js";
 import { claimDedupKeyWaiting, dedupKeyOf, releaseDedupKey } from "./dedup.js";
+import type { AcceptingWebhook } from "./find-accepting-webhook.js";
 import { checkIngressRate } from "./rate-limit.js";
 import { assertDeclaredLength, parseJsonBody, readRawBody } from "./read-body.js";
 import { sanitizeHeaders } from "./sanitize-headers.js";
@@ -80,6 +82,8 @@ async function infra<T>(what: string, work: Promise<T>): Promise<T> {
   }
 }
 
+type Header = (name: string) => string | undefined;
+
 /**
  * `POST /api/in/:token`: looks the webhook up, checks size, rate, signature and JSON, drops
  * duplicates, and answers only once the event is durable (stored and, for an active webhook,
@@ -92,27 +96,78 @@ export async function receiveEvent(
 ): Promise<ReceiveResult> {
   const { config } = services;
   const { request } = input;
-  const header = (name: string) => request.headers.get(name) ?? undefined;
+  const header: Header = (name) => request.headers.get(name) ?? undefined;
   assertDeclaredLength(request, config.maxPayloadBytes);
 
   const webhook = await infra("Webhook store", services.tokens.get(input.token));
   if (!webhook) throw new NotFoundError("Webhook not found for this ingress token");
-
-  if (config.ingressRateLimitPerSecond > 0) {
-    const decision = await infra(
-      "Rate limiter",
-      checkIngressRate({
-        redis: services.redis,
-        keys: services.keys,
-        webhookId: webhook.id,
-        limitPerSecond: config.ingressRateLimitPerSecond,
-        nowMs: services.now(),
-      }),
-    );
-    if (!decision.allowed) throw new RateLimitedError(decision.retryAfterSeconds);
-  }
+  if (config.ingressRateLimitPerSecond > 0) await enforceIngressRate(services, webhook.id);
 
   const raw = await readRawBody(request, config.maxPayloadBytes);
+  verifySignature(services, webhook, header, raw);
+  const { text, payload } = parseJsonBody(raw);
+  const receivedAt = services.now();
+  const eventId = newId("event", receivedAt);
+
+  let dedupKey: string | null = null;
+  if (webhook.dedupEnabled) {
+    dedupKey = dedupKeyOf(header, raw);
+    const original = await claimDedupKey(services, webhook.id, dedupKey, eventId);
+    if (original !== null) return deduplicated(services, webhook.id, original);
+  }
+  await storeEvent(
+    services,
+    webhook,
+    dedupKey,
+    {
+      id: eventId,
+      webhookId: webhook.id,
+      eventType: storableType(payload),
+      body: text,
+      headers: sanitizeHeaders(request.headers),
+      sourceIp: input.sourceIp,
+      priority: webhook.priority,
+      dedupKey,
+      receivedAt: new Date(receivedAt),
+    },
+    raw.byteLength,
+  );
+
+  services.ingressMetrics.accepted.inc({ mode: webhook.isActive ? "enqueued" : "parked" });
+  return {
+    status: 202,
+    webhookId: webhook.id,
+    responseMode: webhook.responseMode,
+    isActive: webhook.isActive,
+    body: {
+      eventId,
+      streamToken: createStreamToken(config.secret, eventId, services.now() + STREAM_TOKEN_TTL_MS),
+    },
+  };
+}
+
+/** 429 once the webhook's ingress rate is spent (only called when a limit is configured). */
+async function enforceIngressRate(services: IngressServices, webhookId: string): Promise<void> {
+  const decision = await infra(
+    "Rate limiter",
+    checkIngressRate({
+      redis: services.redis,
+      keys: services.keys,
+      webhookId,
+      limitPerSecond: services.config.ingressRateLimitPerSecond,
+      nowMs: services.now(),
+    }),
+  );
+  if (!decision.allowed) throw new RateLimitedError(decision.retryAfterSeconds);
+}
+
+/** 401 unless the body carries the signature the webhook asks for. */
+function verifySignature(
+  services: IngressServices,
+  webhook: AcceptingWebhook,
+  header: Header,
+  raw: Uint8Array,
+): void {
   // An unknown type in the row fails closed: verification against it can never pass.
   const type = SIGNATURE_TYPES.has(webhook.incomingSignatureType)
     ? (webhook.incomingSignatureType as IncomingSignatureType)
@@ -127,58 +182,65 @@ export async function receiveEvent(
       })
     : ({ ok: false, reason: "mismatch" } as const);
   if (!verified.ok) throw new UnauthorizedError(SIGNATURE_MESSAGES[verified.reason]);
+}
 
-  const { text, payload } = parseJsonBody(raw);
-  const receivedAt = services.now();
-  const eventId = newId("event", receivedAt);
+/**
+ * Claims the deduplication key for `eventId`. Returns null when this request holds the claim,
+ * the original event's id when the key was already used; 409 while another request holds it.
+ */
+async function claimDedupKey(
+  services: IngressServices,
+  webhookId: string,
+  key: string,
+  eventId: string,
+): Promise<string | null> {
+  const claim = await infra(
+    "Deduplication store",
+    claimDedupKeyWaiting({
+      redis: services.redis,
+      keys: services.keys,
+      webhookId,
+      key,
+      eventId,
+      pendingMs: services.dedupPendingMs,
+    }),
+  );
+  if ("pendingEventId" in claim) throw new DedupPendingError();
+  return "originalEventId" in claim ? claim.originalEventId : null;
+}
 
-  let dedupKey: string | null = null;
-  if (webhook.dedupEnabled) {
-    dedupKey = dedupKeyOf(header, raw);
-    const claim = await infra(
-      "Deduplication store",
-      claimDedupKeyWaiting({
-        redis: services.redis,
-        keys: services.keys,
-        webhookId: webhook.id,
-        key: dedupKey,
-        eventId,
-        pendingMs: services.dedupPendingMs,
-      }),
-    );
-    if ("pendingEventId" in claim) throw new DedupPendingError();
-    if ("originalEventId" in claim) {
-      services.ingressMetrics.deduplicated.inc();
-      return {
-        status: 200,
-        webhookId: webhook.id,
-        body: {
-          eventId: claim.originalEventId,
-          deduplicated: true,
-          originalEventId: claim.originalEventId,
-        },
-      };
-    }
-  }
+function deduplicated(
+  services: IngressServices,
+  webhookId: string,
+  originalEventId: string,
+): ReceiveResult {
+  services.ingressMetrics.deduplicated.inc();
+  return {
+    status: 200,
+    webhookId,
+    body: { eventId: originalEventId, deduplicated: true, originalEventId },
+  };
+}
 
+/**
+ * Hands the row to the group commit and waits until it is durable. On failure the dedup claim is
+ * released, so the sender's retry is not answered "deduplicated" for an event that was never stored.
+ */
+async function storeEvent(
+  services: IngressServices,
+  webhook: AcceptingWebhook,
+  dedupKey: string | null,
+  row: IngressEventRow,
+  bodyBytes: number,
+): Promise<void> {
   try {
     const outcome = await infra(
       "Event store",
       services.batcher.submit({
-        row: {
-          id: eventId,
-          webhookId: webhook.id,
-          eventType: storableType(payload),
-          body: text,
-          headers: sanitizeHeaders(request.headers),
-          sourceIp: input.sourceIp,
-          priority: webhook.priority,
-          dedupKey,
-          receivedAt: new Date(receivedAt),
-        },
+        row,
         dedupWindowSeconds: webhook.dedupWindowSeconds,
         enqueue: webhook.isActive,
-        bodyBytes: raw.byteLength,
+        bodyBytes,
       }),
     );
     // The webhook was deleted while the request was in flight.
@@ -190,23 +252,11 @@ export async function receiveEvent(
         keys: services.keys,
         webhookId: webhook.id,
         key: dedupKey,
-        eventId,
+        eventId: row.id,
       }).catch((releaseError: unknown) =>
         services.logger.warn({ err: releaseError }, "could not release a dedup key"),
       );
     }
     throw error;
   }
-
-  services.ingressMetrics.accepted.inc({ mode: webhook.isActive ? "enqueued" : "parked" });
-  return {
-    status: 202,
-    webhookId: webhook.id,
-    responseMode: webhook.responseMode,
-    isActive: webhook.isActive,
-    body: {
-      eventId,
-      streamToken: createStreamToken(config.secret, eventId, services.now() + STREAM_TOKEN_TTL_MS),
-    },
-  };
 }

@@ -1,16 +1,10 @@
 import {
+  type DeliveryAttemptRow,
   type DeliveryWebhook,
-  type EventDeliveryUpdate,
   type PipelineRecord,
   setWebhookCircuitState,
 } from "@hookflow/db";
-import {
-  type CircuitConfig,
-  classifyAttempt,
-  decideAfterFailure,
-  newId,
-  nextAttemptDelayMs,
-} from "@hookflow/domain";
+import { type CircuitConfig, classifyAttempt, newId } from "@hookflow/domain";
 import type { PipelineNode } from "@hookflow/pipeline";
 import { announceActions, fireDeliveryActions } from "../actions/fire-actions.js";
 import type { WorkerServices } from "../services.js";
@@ -18,6 +12,7 @@ import { reportAttemptSettled } from "../steps/delivery-steps.js";
 import type { DeliveryRun } from "./load-delivery.js";
 import type { DeliveryOutcome } from "./outcome.js";
 import type { PerformedAttempt } from "./perform-attempt.js";
+import { planSettlement } from "./plan-settlement.js";
 
 export interface SettleInput {
   webhook: DeliveryWebhook;
@@ -41,140 +36,29 @@ export async function settleAttempt(
   services: WorkerServices,
   input: SettleInput,
 ): Promise<DeliveryOutcome> {
-  const { webhook, eventId, run, targetUrl, performed } = input;
+  const { webhook, eventId, run, performed } = input;
   const { result } = performed;
   const now = services.now();
-  const nowMs = now.getTime();
   const verdict = result.refused ? "permanent" : classifyAttempt(result);
   const success = verdict === "success";
-  const onFallback = run.phase === "fallback";
-  const phaseAttempts = run.phaseAttempts + 1;
+  countAttempt(services, performed, success, run.phase === "fallback");
+  if (input.breaker) await recordBreaker(services, webhook.id, input.breaker, success, now);
 
-  services.workerMetrics.attempts.inc({
-    outcome: success
-      ? "success"
-      : performed.chaos
-        ? "chaos"
-        : result.refused
-          ? "refused"
-          : "failure",
-    target: onFallback ? "fallback" : "primary",
+  const { event, primaryOutcome, next, lastError } = planSettlement({
+    result,
+    verdict,
+    attempt: performed.number,
+    phase: run.phase,
+    phaseAttempts: run.phaseAttempts + 1,
+    webhook,
+    delayScale: services.config.delayScale,
+    random: Math.random,
+    now,
   });
-  if (!performed.chaos && !result.refused) {
-    services.workerMetrics.deliveryLatency.observe(
-      { target: onFallback ? "fallback" : "primary" },
-      result.latencyMs / 1000,
-    );
-  }
-
-  if (input.breaker) {
-    const { state, transition } = await services.breaker.record(
-      webhook.id,
-      input.breaker,
-      success,
-      nowMs,
-    );
-    if (transition) {
-      await setWebhookCircuitState(services.db.db, webhook.id, state.state);
-      services.logger.info({ webhookId: webhook.id, ...transition }, "circuit breaker transition");
-    }
-  }
-
-  const lastError = success ? null : (result.error ?? `HTTP ${result.statusCode}`);
-  const common = {
-    attemptCount: performed.number,
-    lastError,
-    lastStatusCode: result.statusCode,
-  };
-  let event: EventDeliveryUpdate;
-  let primaryOutcome: { success: boolean } | undefined;
-  let next: DeliveryOutcome;
-  const base = { attempt: performed.number, statusCode: result.statusCode, error: lastError };
-
-  if (success) {
-    event = {
-      ...common,
-      status: "delivered",
-      nextAttemptAt: null,
-      deliveredAt: now,
-      deliveryPhase: run.phase,
-      phaseAttemptCount: phaseAttempts,
-    };
-    primaryOutcome = onFallback ? undefined : { success: true };
-    next = { ...base, kind: "done", outcome: "delivered" };
-  } else {
-    const decision = decideAfterFailure({
-      attempt: phaseAttempts,
-      maxRetries: webhook.maxRetries,
-      permanent: verdict === "permanent",
-      hasFallback: Boolean(webhook.fallbackUrl),
-      onFallback,
-    });
-    switch (decision.kind) {
-      case "retry": {
-        const delay = nextAttemptDelayMs({
-          attempt: phaseAttempts + 1,
-          retryDelaySeconds: webhook.retryDelaySeconds,
-          backoffMultiplier: webhook.backoffMultiplier,
-          delayScale: services.config.delayScale,
-          random: Math.random,
-          statusCode: result.statusCode,
-          retryAfter: result.retryAfter,
-          nowMs,
-        });
-        const at = new Date(nowMs + delay);
-        event = {
-          ...common,
-          status: "retrying",
-          nextAttemptAt: at,
-          deliveryPhase: run.phase,
-          phaseAttemptCount: phaseAttempts,
-        };
-        next = { ...base, kind: "delay", untilMs: at.getTime(), outcome: "retrying" };
-        break;
-      }
-      case "fallback":
-        event = {
-          ...common,
-          status: "retrying",
-          nextAttemptAt: now,
-          deliveryPhase: "fallback",
-          phaseAttemptCount: 0,
-        };
-        primaryOutcome = { success: false };
-        next = { ...base, kind: "delay", untilMs: nowMs, outcome: "fallback" };
-        break;
-      case "fail":
-        event = {
-          ...common,
-          status: "failed",
-          nextAttemptAt: null,
-          deliveryPhase: run.phase,
-          phaseAttemptCount: phaseAttempts,
-        };
-        primaryOutcome = onFallback ? undefined : { success: false };
-        next = { ...base, kind: "unrecoverable", outcome: "failed" };
-        break;
-    }
-  }
-
   const recorded = await services.batches.record({
     eventId,
     webhookId: webhook.id,
-    attempt: {
-      id: newId("attempt"),
-      eventId,
-      webhookId: webhook.id,
-      targetUrl,
-      attempt: performed.number,
-      statusCode: result.statusCode,
-      responseBody: result.responseBody,
-      latencyMs: result.latencyMs,
-      success,
-      error: success ? null : lastError,
-      isFallback: onFallback,
-      attemptedAt: performed.attemptedAt,
-    },
+    attempt: attemptRecord(input, success, lastError),
     event,
     primaryOutcome,
     pipeline: input.pipeline,
@@ -205,6 +89,79 @@ export async function settleAttempt(
     services.logger.debug({ webhookId: webhook.id, ...recorded.health }, "webhook health");
   }
   // Cancelled (or settled by someone else) while the request was in flight: nothing more to do.
-  if (!recorded.eventUpdated) return { ...base, kind: "done", outcome: "settled" };
+  if (!recorded.eventUpdated) {
+    return {
+      attempt: performed.number,
+      statusCode: result.statusCode,
+      error: lastError,
+      kind: "done",
+      outcome: "settled",
+    };
+  }
   return next;
+}
+
+/** The attempt counter by outcome and target, and the target's latency when it answered. */
+function countAttempt(
+  services: WorkerServices,
+  performed: PerformedAttempt,
+  success: boolean,
+  onFallback: boolean,
+): void {
+  const { result } = performed;
+  const target = onFallback ? "fallback" : "primary";
+  const outcome = success
+    ? "success"
+    : performed.chaos
+      ? "chaos"
+      : result.refused
+        ? "refused"
+        : "failure";
+  services.workerMetrics.attempts.inc({ outcome, target });
+  if (!performed.chaos && !result.refused) {
+    services.workerMetrics.deliveryLatency.observe({ target }, result.latencyMs / 1000);
+  }
+}
+
+/** Feeds the attempt to the circuit breaker; a state change is stored on the webhook and logged. */
+async function recordBreaker(
+  services: WorkerServices,
+  webhookId: string,
+  breaker: CircuitConfig,
+  success: boolean,
+  now: Date,
+): Promise<void> {
+  const { state, transition } = await services.breaker.record(
+    webhookId,
+    breaker,
+    success,
+    now.getTime(),
+  );
+  if (transition) {
+    await setWebhookCircuitState(services.db.db, webhookId, state.state);
+    services.logger.info({ webhookId, ...transition }, "circuit breaker transition");
+  }
+}
+
+function attemptRecord(
+  input: SettleInput,
+  success: boolean,
+  lastError: string | null,
+): DeliveryAttemptRow {
+  const { performed, eventId, webhook } = input;
+  const { result } = performed;
+  return {
+    id: newId("attempt"),
+    eventId,
+    webhookId: webhook.id,
+    targetUrl: input.targetUrl,
+    attempt: performed.number,
+    statusCode: result.statusCode,
+    responseBody: result.responseBody,
+    latencyMs: result.latencyMs,
+    success,
+    error: success ? null : lastError,
+    isFallback: input.run.phase === "fallback",
+    attemptedAt: performed.attemptedAt,
+  };
 }
