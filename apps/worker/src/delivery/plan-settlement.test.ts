@@ -1,7 +1,15 @@
+import type { SendResult } from "./http-sender.js";
 import { planSettlement, type SettlementInput } from "./plan-settlement.js";
 
 const now = new Date("2026-01-01T00:00:00.000Z");
-const ok = { statusCode: 200, responseBody: "", retryAfter: null, latencyMs: 3, refused: false };
+const ok: SendResult = {
+  statusCode: 200,
+  responseBody: "",
+  retryAfter: null,
+  latencyMs: 3,
+  error: null,
+  refused: false,
+};
 const failed = { ...ok, statusCode: 500 };
 
 function input(overrides: Partial<SettlementInput> = {}): SettlementInput {
