@@ -84,17 +84,15 @@ function trustedNetworks(text: string): ProxyNetwork[] {
   return parsed.ok ? parsed.networks : [];
 }
 
-/**
- * Parses the environment once, at boot, and fails fast with every problem named. Pure: the
- * caller passes the environment (apps pass `process.env` from their `env.ts`).
- */
-export function loadConfig(env: Record<string, string | undefined>): HookflowConfig {
+/** The environment through the schema; every problem named in one ConfigError. */
+function parseEnv(env: Record<string, string | undefined>): RawEnv {
   const parsed = RawEnv.safeParse(env);
   if (!parsed.success) throw new ConfigError(`Invalid configuration: ${describe(parsed.error)}`);
-  const raw = parsed.data;
-  const production = raw.NODE_ENV === "production";
-  const warnings: string[] = [];
+  return parsed.data;
+}
 
+/** Settings that are optional one by one but required in production or by another setting. */
+function checkRequiredSettings(raw: RawEnv, production: boolean): void {
   if (production && !raw.HOOKFLOW_SECRET) {
     throw new ConfigError("Invalid configuration: HOOKFLOW_SECRET is required in production");
   }
@@ -108,36 +106,67 @@ export function loadConfig(env: Record<string, string | undefined>): HookflowCon
       "Invalid configuration: HOOKFLOW_BOOTSTRAP_PASSWORD is required with HOOKFLOW_BOOTSTRAP_EMAIL",
     );
   }
+}
 
-  let secret = raw.HOOKFLOW_SECRET;
-  if (!secret) {
-    secret = randomBytes(32).toString("base64url");
-    warnings.push(
-      "HOOKFLOW_SECRET is unset: generated one for this process. Stream tokens will not survive a restart or work across processes; set it outside local development.",
-    );
-  }
-  let encryptionKey: Buffer;
-  if (raw.HOOKFLOW_ENCRYPTION_KEY) {
-    encryptionKey = decodeKey(raw.HOOKFLOW_ENCRYPTION_KEY);
-  } else if (raw.HOOKFLOW_SECRET) {
+/** HOOKFLOW_SECRET, or one generated for this process (with a warning). */
+function resolveSecret(configured: string | undefined, warnings: string[]): string {
+  if (configured) return configured;
+  const generated = randomBytes(32).toString("base64url");
+  warnings.push(
+    "HOOKFLOW_SECRET is unset: generated one for this process. Stream tokens will not survive a restart or work across processes; set it outside local development.",
+  );
+  return generated;
+}
+
+/** The key that seals credentials at rest: HOOKFLOW_ENCRYPTION_KEY, else a development key. */
+function resolveEncryptionKey(raw: RawEnv, secret: string, warnings: string[]): Buffer {
+  if (raw.HOOKFLOW_ENCRYPTION_KEY) return decodeKey(raw.HOOKFLOW_ENCRYPTION_KEY);
+  if (raw.HOOKFLOW_SECRET) {
     // Development only: derived from the secret, so it is as stable as the secret is.
-    encryptionKey = createHash("sha256").update(`hookflow-encryption:${secret}`).digest();
     warnings.push(
       "HOOKFLOW_ENCRYPTION_KEY is unset: derived a development key from HOOKFLOW_SECRET.",
     );
-  } else {
-    // A generated secret would make stored credentials unreadable after a restart.
-    encryptionKey = createHash("sha256").update(DEVELOPMENT_KEY_SEED).digest();
-    warnings.push(
-      "HOOKFLOW_ENCRYPTION_KEY and HOOKFLOW_SECRET are unset: credentials at rest are sealed with a fixed, publicly known development key. Set HOOKFLOW_ENCRYPTION_KEY outside local development.",
-    );
+    return createHash("sha256").update(`hookflow-encryption:${secret}`).digest();
   }
+  // A generated secret would make stored credentials unreadable after a restart.
+  warnings.push(
+    "HOOKFLOW_ENCRYPTION_KEY and HOOKFLOW_SECRET are unset: credentials at rest are sealed with a fixed, publicly known development key. Set HOOKFLOW_ENCRYPTION_KEY outside local development.",
+  );
+  return createHash("sha256").update(DEVELOPMENT_KEY_SEED).digest();
+}
 
-  const allowPrivate =
-    raw.ALLOW_PRIVATE_TARGETS === undefined || raw.ALLOW_PRIVATE_TARGETS === ""
-      ? !production
-      : raw.ALLOW_PRIVATE_TARGETS === "true" || raw.ALLOW_PRIVATE_TARGETS === "1";
+/** ALLOW_PRIVATE_TARGETS when set; unset, private targets are allowed outside production. */
+function allowPrivateTargets(raw: RawEnv, production: boolean): boolean {
+  return raw.ALLOW_PRIVATE_TARGETS === undefined || raw.ALLOW_PRIVATE_TARGETS === ""
+    ? !production
+    : raw.ALLOW_PRIVATE_TARGETS === "true" || raw.ALLOW_PRIVATE_TARGETS === "1";
+}
 
+function googleOrigins(raw: RawEnv): HookflowConfig["google"] {
+  return {
+    sheetsBaseUrl: (raw.GOOGLE_API_BASE_URL ?? "https://sheets.googleapis.com").replace(/\/+$/, ""),
+    gmailBaseUrl: (raw.GOOGLE_API_BASE_URL ?? "https://gmail.googleapis.com").replace(/\/+$/, ""),
+    tokenUrl: raw.GOOGLE_OAUTH_TOKEN_URL,
+  };
+}
+
+function metricsListener(raw: RawEnv): HookflowConfig["metrics"] {
+  return raw.METRICS_PORT === "off"
+    ? null
+    : { port: raw.METRICS_PORT, host: raw.METRICS_HOST, token: raw.METRICS_TOKEN ?? null };
+}
+
+/**
+ * Parses the environment once, at boot, and fails fast with every problem named. Pure: the
+ * caller passes the environment (apps pass `process.env` from their `env.ts`).
+ */
+export function loadConfig(env: Record<string, string | undefined>): HookflowConfig {
+  const raw = parseEnv(env);
+  const production = raw.NODE_ENV === "production";
+  checkRequiredSettings(raw, production);
+  const warnings: string[] = [];
+  const secret = resolveSecret(raw.HOOKFLOW_SECRET, warnings);
+  const encryptionKey = resolveEncryptionKey(raw, secret, warnings);
   const publicBaseUrl = (raw.PUBLIC_BASE_URL ?? `http://localhost:${raw.PORT}`).replace(/\/+$/, "");
 
   return {
@@ -159,7 +188,7 @@ export function loadConfig(env: Record<string, string | undefined>): HookflowCon
       ? { email: raw.HOOKFLOW_BOOTSTRAP_EMAIL, password: raw.HOOKFLOW_BOOTSTRAP_PASSWORD ?? "" }
       : null,
     allowSignup: raw.ALLOW_SIGNUP,
-    allowPrivateTargets: allowPrivate,
+    allowPrivateTargets: allowPrivateTargets(raw, production),
     sessionTtlSeconds: raw.SESSION_TTL_SECONDS,
     maxPayloadBytes: raw.MAX_PAYLOAD_BYTES,
     deliveryTimeoutMs: raw.DELIVERY_TIMEOUT_MS,
@@ -175,19 +204,9 @@ export function loadConfig(env: Record<string, string | undefined>): HookflowCon
     mailFrom: raw.MAIL_FROM ?? `Hookflow <hookflow@${new URL(publicBaseUrl).hostname}>`,
     mailMaxRecipients: raw.MAIL_MAX_RECIPIENTS,
     mailRateLimitPerHour: raw.MAIL_RATE_LIMIT_PER_HOUR,
-    google: {
-      sheetsBaseUrl: (raw.GOOGLE_API_BASE_URL ?? "https://sheets.googleapis.com").replace(
-        /\/+$/,
-        "",
-      ),
-      gmailBaseUrl: (raw.GOOGLE_API_BASE_URL ?? "https://gmail.googleapis.com").replace(/\/+$/, ""),
-      tokenUrl: raw.GOOGLE_OAUTH_TOKEN_URL,
-    },
+    google: googleOrigins(raw),
     logLevel: raw.LOG_LEVEL,
-    metrics:
-      raw.METRICS_PORT === "off"
-        ? null
-        : { port: raw.METRICS_PORT, host: raw.METRICS_HOST, token: raw.METRICS_TOKEN ?? null },
+    metrics: metricsListener(raw),
     dashboardDir: raw.DASHBOARD_DIR ?? "bundled",
     warnings,
   };

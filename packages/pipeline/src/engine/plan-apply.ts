@@ -106,8 +106,31 @@ export function planApply(input: {
 }): ApplyPlan {
   const previous = input.state ?? EMPTY_PIPELINE_STATE;
   const state: EventPipelineState = { ...previous, merges: { ...previous.merges } };
+  const resolveMerges = recordSettledMerges(state, input.mergesSettled ?? []);
+  const claimedBefore = state.claimed;
+  const sorted = sortOutcomes(state, input.outcomes);
+  const event: EventPlan = sorted.claim
+    ? { kind: "deliver", body: sorted.claim.body }
+    : claimedBefore
+      ? { kind: "unchanged" }
+      : unclaimedEventPlan(state, stillWaiting(state, input.waitingParks, sorted.parks));
+  return {
+    state,
+    event,
+    children: sorted.children,
+    forwards: sorted.forwards,
+    parks: sorted.parks,
+    resolveMerges,
+  };
+}
+
+/** Marks merges settled now in `state`; those it did not know yet have their arrivals resolved. */
+function recordSettledMerges(
+  state: EventPipelineState,
+  mergesSettled: readonly MergeSettled[],
+): ApplyPlan["resolveMerges"] {
   const resolveMerges: ApplyPlan["resolveMerges"] = [];
-  for (const settled of input.mergesSettled ?? []) {
+  for (const settled of mergesSettled) {
     if (state.merges[settled.nodeId]) continue;
     state.merges[settled.nodeId] = settled.result;
     resolveMerges.push({
@@ -115,29 +138,40 @@ export function planApply(input: {
       status: settled.result === "done" ? "resumed" : "expired",
     });
   }
-  const mergeStatus = (nodeId: string) => {
-    const merge = state.merges[nodeId];
-    return merge === undefined ? "waiting" : merge === "done" ? "resumed" : "expired";
-  };
-  const claimedBefore = state.claimed;
-  let claim: DeliverOutcome | undefined;
-  const children: DeliverOutcome[] = [];
-  const forwards: ForwardOutcome[] = [];
-  const parks: PlannedPark[] = [];
-  for (const outcome of input.outcomes) {
+  return resolveMerges;
+}
+
+/** What an arrival at a merge node becomes, given how that merge stands in this run. */
+function mergeStatus(state: EventPipelineState, nodeId: string): PlannedPark["status"] {
+  const merge = state.merges[nodeId];
+  return merge === undefined ? "waiting" : merge === "done" ? "resumed" : "expired";
+}
+
+interface SortedOutcomes {
+  /** The path that claims the event now, if any. */
+  claim: DeliverOutcome | undefined;
+  children: DeliverOutcome[];
+  forwards: ForwardOutcome[];
+  parks: PlannedPark[];
+}
+
+/** Counts each outcome into `state` and sorts out what the plan carries out for it. */
+function sortOutcomes(state: EventPipelineState, outcomes: readonly PathOutcome[]): SortedOutcomes {
+  const sorted: SortedOutcomes = { claim: undefined, children: [], forwards: [], parks: [] };
+  for (const outcome of outcomes) {
     switch (outcome.kind) {
       case "deliver":
         if (!state.claimed) {
           state.claimed = true;
-          claim = outcome;
+          sorted.claim = outcome;
         } else {
           state.children += 1;
-          children.push(outcome);
+          sorted.children.push(outcome);
         }
         break;
       case "forward":
         state.forwarded += 1;
-        forwards.push(outcome);
+        sorted.forwards.push(outcome);
         break;
       case "blocked":
         state.blocked += 1;
@@ -153,54 +187,57 @@ export function planApply(input: {
         break;
       case "parked":
         // An arrival at a merge that already went on (another job won the race) ends with it.
-        parks.push({
+        sorted.parks.push({
           outcome,
-          status: outcome.park === "merge" ? mergeStatus(outcome.nodeId) : "waiting",
+          status: outcome.park === "merge" ? mergeStatus(state, outcome.nodeId) : "waiting",
         });
         break;
       case "joined":
         break;
     }
   }
-  const plan = (event: EventPlan): ApplyPlan => ({
-    state,
-    event,
-    children,
-    forwards,
-    parks,
-    resolveMerges,
-  });
-  if (claim) return plan({ kind: "deliver", body: claim.body });
-  if (claimedBefore) return plan({ kind: "unchanged" });
-  const waiting: WaitingPark[] = [
-    ...input.waitingParks.filter((p) => p.kind !== "merge" || mergeStatus(p.nodeId) === "waiting"),
+  return sorted;
+}
+
+/** The parks the event still waits at: those stored before, then this run's new ones. */
+function stillWaiting(
+  state: EventPipelineState,
+  waitingParks: readonly WaitingPark[],
+  parks: readonly PlannedPark[],
+): WaitingPark[] {
+  return [
+    ...waitingParks.filter((p) => p.kind !== "merge" || mergeStatus(state, p.nodeId) === "waiting"),
     ...parks
       .filter((p) => p.status === "waiting")
       .map(({ outcome: p }) => ({ kind: p.park, nodeType: p.nodeType, nodeId: p.nodeId })),
   ];
+}
+
+/** An event no path has claimed: parked while anything waits, else settled. */
+function unclaimedEventPlan(state: EventPipelineState, waiting: readonly WaitingPark[]): EventPlan {
   const first = waiting[0];
   if (first) {
-    return plan({
+    return {
       kind: "parked",
       awaitingApproval: waiting.some((p) => p.kind === "approval"),
       awaitingMerge: waiting.some((p) => p.kind === "merge"),
       delayed: waiting.some((p) => p.kind === "delay" || p.kind === "rateLimiter"),
       parkedAt: { nodeType: first.nodeType, nodeId: first.nodeId },
-    });
+    };
   }
   if (state.forwarded > 0) {
-    return plan({ kind: "settle", status: "delivered", lastError: null, syncStatus: 200 });
+    return { kind: "settle", status: "delivered", lastError: null, syncStatus: 200 };
   }
   if (state.failure) {
-    return plan({
+    return {
       kind: "settle",
       status: "failed",
       lastError: state.failure.error,
       syncStatus: state.failure.kind === "validation" ? 422 : 502,
       failureKind: state.failure.kind,
-    });
+    };
   }
-  return plan({ kind: "settle", status: "filtered", lastError: null, syncStatus: 200 });
+  return { kind: "settle", status: "filtered", lastError: null, syncStatus: 200 };
 }
 
 /**
