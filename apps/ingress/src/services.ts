@@ -1,4 +1,4 @@
-import { EventEmitter } from "node:events";
+import type { EventEmitter } from "node:events";
 import type { HookflowConfig } from "@hookflow/config";
 import { createDb, createGroupCommit, type DbHandle, type GroupCommit } from "@hookflow/db";
 import { createKeyRing, type KeyRing } from "@hookflow/domain";
@@ -15,15 +15,20 @@ import {
   type DeliveryQueues,
   type RedisKeys,
   redisKeys,
-  WebhookChanged,
 } from "@hookflow/queue";
 import { Redis } from "ioredis";
 import { type AcceptingWebhook, findAcceptingWebhook } from "./ingress/find-accepting-webhook.js";
 import { limitHeapGrowth } from "./ingress/heap-growth.js";
 import { createIngressMetrics, type IngressMetrics } from "./ingress/ingress-metrics.js";
-import { type EventToStore, type StoreOutcome, storeEvents } from "./ingress/store-events.js";
+import {
+  type EventToStore,
+  type StoreEventsDeps,
+  type StoreOutcome,
+  storeEvents,
+} from "./ingress/store-events.js";
 import { createTokenCache, type TokenCache } from "./ingress/token-cache.js";
 import { createSyncWaiter, type SyncWaiter } from "./sync/sync-waiter.js";
+import { followWebhookChanges, type WebhookChangeFeed } from "./webhook-changes.js";
 
 /**
  * Group commit (docs/decisions.md, "Ingress"): a batch closes at 200 events or at the end of the
@@ -93,73 +98,17 @@ export function buildIngressServices(options: BuildIngressServicesOptions): Ingr
     max: config.databasePoolSize,
     applicationName: "hookflow-ingress",
   });
-  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true });
-  redis.on("error", (error) => logger.warn({ err: error }, "redis error"));
-  const queues = createDeliveryQueues({ connection: redis, prefix: keys.bullPrefix });
-  for (const queue of queues.values()) {
-    queue.on("error", (error) => logger.warn({ err: error }, "queue error"));
-  }
-
+  const redis = connectCommandRedis(config.redisUrl, logger);
+  const queues = createLoggedDeliveryQueues(redis, keys, logger);
   const keyRing = createKeyRing(config.encryptionKeys);
-  const tokens = createTokenCache<AcceptingWebhook>({
-    load: (token) => findAcceptingWebhook({ db: db.db, keyRing }, token),
-    ttlMs: TOKEN_CACHE_TTL_MS,
-    maxEntries: TOKEN_CACHE_MAX_ENTRIES,
-  });
-  tokens.setCaching(false);
-
-  const changes = new EventEmitter();
-  const subscriber = new Redis(config.redisUrl, { autoResubscribe: false });
-  subscriber.on("error", (error) => logger.warn({ err: error }, "redis subscriber error"));
-  let markSubscribed: () => void = () => {};
-  const subscribedOnce = new Promise<void>((resolve) => {
-    markSubscribed = resolve;
-  });
-  subscriber.on("ready", () => {
-    subscriber.subscribe(keys.webhookChangedChannel).then(
-      () => {
-        tokens.setCaching(true);
-        markSubscribed();
-      },
-      (error: unknown) => logger.warn({ err: error }, "could not subscribe to webhook changes"),
-    );
-  });
-  // While disconnected, invalidations may be missed: stop caching until subscribed again.
-  subscriber.on("close", () => tokens.setCaching(false));
-  subscriber.on("message", (channel: string, message: string) => {
-    if (channel !== keys.webhookChangedChannel) return;
-    let parsed: WebhookChanged;
-    try {
-      parsed = WebhookChanged.parse(JSON.parse(message));
-    } catch (error) {
-      logger.warn({ err: error }, "ignored a malformed webhook-changed message");
-      tokens.clear();
-      return;
-    }
-    tokens.invalidate(parsed.webhookId);
-    changes.emit("webhook-changed", parsed);
-  });
-
-  const storeDeps = {
-    db,
-    redis,
-    keys,
-    queues,
+  const tokens = createWebhookTokenCache(db, keyRing);
+  const feed = followWebhookChanges({
+    redisUrl: config.redisUrl,
+    channel: keys.webhookChangedChannel,
+    tokens,
     logger,
-    redisWaitMs: REDIS_WAIT_MS,
-    onEnqueueFailed: (events: number) => ingressMetrics.enqueueFailed.inc(events),
-  };
-  const batcher = createGroupCommit<EventToStore, StoreOutcome>({
-    maxItems: BATCH_MAX_ITEMS,
-    maxWaitMs: BATCH_MAX_WAIT_MS,
-    weigh: (item) => item.bodyBytes,
-    maxWeight: BATCH_MAX_BYTES,
-    maxInFlight: BATCH_MAX_IN_FLIGHT,
-    flush: (items, answer) => storeEvents(storeDeps, items, answer),
-    onFlush: ({ size, ok }) =>
-      ingressMetrics.batchSize.observe({ outcome: ok ? "stored" : "failed" }, size),
   });
-
+  const batcher = createEventBatcher({ db, redis, keys, queues, logger, ingressMetrics });
   const sync = createSyncWaiter({
     redisUrl: config.redisUrl,
     commandRedis: redis,
@@ -181,18 +130,86 @@ export function buildIngressServices(options: BuildIngressServicesOptions): Ingr
     keyRing,
     tokens,
     batcher,
-    changes,
-    subscribed: () => subscribedOnce,
+    changes: feed.changes,
+    subscribed: () => feed.subscribed,
     sync,
     dedupPendingMs: Math.max(2_000, DEDUP_PENDING_MS * config.delayScale),
     now: () => Date.now(),
-    close: async () => {
-      await batcher.drain();
-      await sync.close();
-      subscriber.disconnect();
-      await closeDeliveryQueues(queues);
-      redis.disconnect();
-      await db.close();
-    },
+    close: () => closeIngressServices({ batcher, sync, feed, queues, redis, db }),
   };
+}
+
+function connectCommandRedis(redisUrl: string, logger: Logger): Redis {
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true });
+  redis.on("error", (error) => logger.warn({ err: error }, "redis error"));
+  return redis;
+}
+
+function createLoggedDeliveryQueues(redis: Redis, keys: RedisKeys, logger: Logger): DeliveryQueues {
+  const queues = createDeliveryQueues({ connection: redis, prefix: keys.bullPrefix });
+  for (const queue of queues.values()) {
+    queue.on("error", (error) => logger.warn({ err: error }, "queue error"));
+  }
+  return queues;
+}
+
+/** Token lookups, cached once the change feed is subscribed (`followWebhookChanges`). */
+function createWebhookTokenCache(db: DbHandle, keyRing: KeyRing): TokenCache<AcceptingWebhook> {
+  return createTokenCache<AcceptingWebhook>({
+    load: (token) => findAcceptingWebhook({ db: db.db, keyRing }, token),
+    ttlMs: TOKEN_CACHE_TTL_MS,
+    maxEntries: TOKEN_CACHE_MAX_ENTRIES,
+  });
+}
+
+interface EventBatcherDeps {
+  db: DbHandle;
+  redis: Redis;
+  keys: RedisKeys;
+  queues: DeliveryQueues;
+  logger: Logger;
+  ingressMetrics: IngressMetrics;
+}
+
+/** The group commit every accepted event goes through (see the BATCH_ constants above). */
+function createEventBatcher(deps: EventBatcherDeps): GroupCommit<EventToStore, StoreOutcome> {
+  const { ingressMetrics } = deps;
+  const storeDeps: StoreEventsDeps = {
+    db: deps.db,
+    redis: deps.redis,
+    keys: deps.keys,
+    queues: deps.queues,
+    logger: deps.logger,
+    redisWaitMs: REDIS_WAIT_MS,
+    onEnqueueFailed: (events: number) => ingressMetrics.enqueueFailed.inc(events),
+  };
+  return createGroupCommit<EventToStore, StoreOutcome>({
+    maxItems: BATCH_MAX_ITEMS,
+    maxWaitMs: BATCH_MAX_WAIT_MS,
+    weigh: (item) => item.bodyBytes,
+    maxWeight: BATCH_MAX_BYTES,
+    maxInFlight: BATCH_MAX_IN_FLIGHT,
+    flush: (items, answer) => storeEvents(storeDeps, items, answer),
+    onFlush: ({ size, ok }) =>
+      ingressMetrics.batchSize.observe({ outcome: ok ? "stored" : "failed" }, size),
+  });
+}
+
+interface ClosableParts {
+  batcher: GroupCommit<EventToStore, StoreOutcome>;
+  sync: SyncWaiter;
+  feed: WebhookChangeFeed;
+  queues: DeliveryQueues;
+  redis: Redis;
+  db: DbHandle;
+}
+
+/** Writes out the batches still open before it drops the connections they need. */
+async function closeIngressServices(parts: ClosableParts): Promise<void> {
+  await parts.batcher.drain();
+  await parts.sync.close();
+  parts.feed.disconnect();
+  await closeDeliveryQueues(parts.queues);
+  parts.redis.disconnect();
+  await parts.db.close();
 }

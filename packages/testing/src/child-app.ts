@@ -1,6 +1,18 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { createServer } from "node:net";
+import {
+  type ChildExit,
+  type ChildLogLine,
+  isRunning,
+  killChild,
+  signalChild,
+  spawnTracked,
+  type TrackedChild,
+  terminateChild,
+  waitForLogLine,
+} from "./child-process.js";
+
+export { type ChildExit, type ChildLogLine, killProcessTree } from "./child-process.js";
 
 /** A free TCP port on loopback, found by binding port 0 (the kernel picks one). */
 export function freePort(): Promise<number> {
@@ -50,14 +62,6 @@ export async function waitFor(
   });
 }
 
-export interface ChildExit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-}
-
-/** One JSON log line of a child (pino), with its raw text. */
-export type ChildLogLine = Record<string, unknown> & { msg?: string };
-
 export interface ChildApp {
   name: string;
   pid: number;
@@ -92,47 +96,6 @@ export interface StartChildAppOptions {
   healthPath?: string;
 }
 
-const INHERITED = ["PATH", "HOME", "TMPDIR", "LANG"];
-
-/** The pids of a process's descendants, children first (Linux /proc; none elsewhere). */
-function descendantsOf(pid: number): number[] {
-  let children: number[] = [];
-  try {
-    const text = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
-    children = text ? text.split(/\s+/).map(Number) : [];
-  } catch {
-    return [];
-  }
-  return children.flatMap((child) => [child, ...descendantsOf(child)]);
-}
-
-/**
- * SIGKILLs a process and every process it started: a `hookflow start` has worker processes of
- * its own, which would otherwise hold its output pipes open while they shut down by themselves.
- */
-export function killProcessTree(pid: number | undefined): void {
-  if (pid === undefined) return;
-  for (const target of [pid, ...descendantsOf(pid)]) {
-    try {
-      process.kill(target, "SIGCONT");
-      process.kill(target, "SIGKILL");
-    } catch {
-      // already gone
-    }
-  }
-}
-
-/** Children still running when the test process exits are killed with it. */
-const live = new Set<ChildProcess>();
-let exitHooked = false;
-function killLiveOnExit(): void {
-  if (exitHooked) return;
-  exitHooked = true;
-  process.once("exit", () => {
-    for (const child of live) killProcessTree(child.pid);
-  });
-}
-
 /**
  * Starts a Hookflow app (the built CLI) as a child process on a port the kernel picks (`PORT=0`),
  * reads the port from its `hookflow listening` log line, waits until its health check answers
@@ -141,12 +104,29 @@ function killLiveOnExit(): void {
  * callers still stop it in `afterAll`.
  */
 export async function startChildApp(options: StartChildAppOptions): Promise<ChildApp> {
-  if (!existsSync(options.entry)) {
-    throw new Error(
-      `${options.entry} is missing: run \`pnpm build\` (the root \`pnpm test\` does)`,
-    );
-  }
+  assertEntryBuilt(options.entry);
   const name = options.name ?? options.args.join(" ");
+  const env = childEnvOf(options.env);
+  const tracked = spawnTracked(name, [options.entry, ...options.args], env);
+  try {
+    const port = await waitUntilServing(tracked, options);
+    return childAppOf(tracked, port);
+  } catch (error) {
+    await killChild(tracked);
+    throw error;
+  }
+}
+
+function assertEntryBuilt(entry: string): void {
+  if (!existsSync(entry)) {
+    throw new Error(`${entry} is missing: run \`pnpm build\` (the root \`pnpm test\` does)`);
+  }
+}
+
+const INHERITED = ["PATH", "HOME", "TMPDIR", "LANG"];
+
+/** A clean environment with the test defaults, the caller's `env` on top, and `PORT=0` last. */
+function childEnvOf(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const key of INHERITED) if (process.env[key] !== undefined) env[key] = process.env[key];
   Object.assign(env, {
@@ -156,125 +136,55 @@ export async function startChildApp(options: StartChildAppOptions): Promise<Chil
     HOOKFLOW_SECRET: "child-app-secret-child-app-secret-0123",
     // Children run side by side: each takes a free port for its metrics listener.
     METRICS_PORT: "0",
-    ...options.env,
+    ...extra,
     PORT: "0",
   });
-  const child = spawn(process.execPath, [options.entry, ...options.args], {
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  killLiveOnExit();
-  live.add(child);
-  let text = "";
-  let pending = "";
-  const lines: ChildLogLine[] = [];
-  const listeners = new Set<(line: ChildLogLine) => void>();
-  const exited = new Promise<ChildExit>((resolve) => {
-    // "close", not "exit": by then everything the child wrote has been read.
-    child.once("close", (code, signal) => {
-      live.delete(child);
-      resolve({ code, signal });
-    });
-  });
-  child.stdout.on("data", (chunk: Buffer) => {
-    const part = chunk.toString();
-    text += part;
-    pending += part;
-    const complete = pending.split("\n");
-    pending = complete.pop() ?? "";
-    for (const raw of complete) {
-      let line: ChildLogLine;
-      try {
-        line = JSON.parse(raw) as ChildLogLine;
-      } catch {
-        continue;
-      }
-      lines.push(line);
-      for (const listener of listeners) listener(line);
-    }
-  });
-  child.stderr.on("data", (chunk: Buffer) => {
-    text += chunk.toString();
-  });
+  return env;
+}
 
-  const running = () => child.exitCode === null && child.signalCode === null;
-  const waitForLog: ChildApp["waitForLog"] = (match, timeoutMs = 15_000) => {
-    const found = lines.find(match);
-    if (found) return Promise.resolve(found);
-    return new Promise((resolve, reject) => {
-      const listener = (line: ChildLogLine) => {
-        if (!match(line)) return;
-        cleanup();
-        resolve(line);
-      };
-      const timer = setTimeout(() => {
-        cleanup();
-        reject(new Error(`${name}: no matching log line within ${timeoutMs} ms:\n${text}`));
-      }, timeoutMs);
-      const onExit = () => {
-        cleanup();
-        reject(new Error(`${name} exited before the expected log line:\n${text}`));
-      };
-      const cleanup = () => {
-        clearTimeout(timer);
-        listeners.delete(listener);
-        child.off("close", onExit);
-      };
-      listeners.add(listener);
-      child.once("close", onExit);
-    });
-  };
-  const signal = (sig: NodeJS.Signals) => {
-    if (running()) child.kill(sig);
-  };
-  const kill = async () => {
-    if (running()) killProcessTree(child.pid);
-    return exited;
-  };
-  const terminate = async (timeoutMs = 20_000) => {
-    if (!running()) return exited;
-    child.kill("SIGCONT");
-    child.kill("SIGTERM");
-    const timer = setTimeout(() => killProcessTree(child.pid), timeoutMs);
-    const exit = await exited;
-    clearTimeout(timer);
-    return exit;
-  };
+function urlOf(port: number): string {
+  return `http://127.0.0.1:${port}`;
+}
 
-  try {
-    const listening = await waitForLog(
-      (line) => line.msg === "hookflow listening" && typeof line.port === "number",
-      options.readyTimeoutMs ?? 20_000,
-    );
-    const port = listening.port as number;
-    const url = `http://127.0.0.1:${port}`;
-    await waitUntil(
-      async () => {
-        const res = await fetch(`${url}${options.healthPath ?? "/api/health"}`).catch(() => null);
-        await res?.body?.cancel();
-        return res?.status === 200 ? true : undefined;
-      },
-      {
-        timeoutMs: options.readyTimeoutMs ?? 20_000,
-        describe: () => `${name} not healthy:\n${text}`,
-      },
-    );
-    return {
-      name,
-      pid: child.pid ?? 0,
-      port,
-      url,
-      output: () => text,
-      logs: () => lines.slice(),
-      waitForLog,
-      running,
-      exited,
-      signal,
-      kill,
-      terminate,
-    };
-  } catch (error) {
-    await kill();
-    throw error;
-  }
+/** Waits for the `hookflow listening` log line, then for the health check; returns the port. */
+async function waitUntilServing(
+  tracked: TrackedChild,
+  options: StartChildAppOptions,
+): Promise<number> {
+  const listening = await waitForLogLine(
+    tracked,
+    (line) => line.msg === "hookflow listening" && typeof line.port === "number",
+    options.readyTimeoutMs ?? 20_000,
+  );
+  const port = listening.port as number;
+  const health = `${urlOf(port)}${options.healthPath ?? "/api/health"}`;
+  await waitUntil(
+    async () => {
+      const res = await fetch(health).catch(() => null);
+      await res?.body?.cancel();
+      return res?.status === 200 ? true : undefined;
+    },
+    {
+      timeoutMs: options.readyTimeoutMs ?? 20_000,
+      describe: () => `${tracked.name} not healthy:\n${tracked.text}`,
+    },
+  );
+  return port;
+}
+
+function childAppOf(tracked: TrackedChild, port: number): ChildApp {
+  return {
+    name: tracked.name,
+    pid: tracked.process.pid ?? 0,
+    port,
+    url: urlOf(port),
+    output: () => tracked.text,
+    logs: () => tracked.lines.slice(),
+    waitForLog: (match, timeoutMs) => waitForLogLine(tracked, match, timeoutMs),
+    running: () => isRunning(tracked.process),
+    exited: tracked.exited,
+    signal: (signal) => signalChild(tracked, signal),
+    kill: () => killChild(tracked),
+    terminate: (timeoutMs) => terminateChild(tracked, timeoutMs),
+  };
 }
