@@ -27,8 +27,8 @@ import {
   storeEvents,
 } from "./ingress/store-events.js";
 import { createTokenCache, type TokenCache } from "./ingress/token-cache.js";
+import { followWebhookChanges, type WebhookChangeFeed } from "./ingress/webhook-changes.js";
 import { createSyncWaiter, type SyncWaiter } from "./sync/sync-waiter.js";
-import { followWebhookChanges, type WebhookChangeFeed } from "./webhook-changes.js";
 
 /**
  * Group commit (docs/decisions.md, "Ingress"): a batch closes at 200 events or at the end of the
@@ -208,7 +208,7 @@ interface ClosableParts {
 async function closeIngressServices(parts: ClosableParts): Promise<void> {
   await parts.batcher.drain();
   await parts.sync.close();
-  parts.feed.disconnect();
+  await parts.feed.disconnect();
   await closeDeliveryQueues(parts.queues);
   parts.redis.disconnect();
   await parts.db.close();

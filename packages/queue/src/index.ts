@@ -1,4 +1,5 @@
 export * from "./actions/index.js";
+export * from "./change-feed.js";
 export * from "./delivery/index.js";
 export * from "./lua-script.js";
 export * from "./redis-keys.js";
