@@ -1,45 +1,39 @@
 import { setFlagsFromString } from "node:v8";
 import type { HookflowConfig } from "@hookflow/config";
-import { createDb, type DbHandle } from "@hookflow/db";
-import { createKeyRing } from "@hookflow/domain";
-import {
-  createLogger,
-  createMetrics,
-  getTracer,
-  type Logger,
-  type Metrics,
-} from "@hookflow/observability";
+import type { DbHandle } from "@hookflow/db";
+import { getTracer, type Logger, type Metrics } from "@hookflow/observability";
+import type { AiPort } from "@hookflow/pipeline";
 import {
   closeDeliveryQueues,
-  createDeliveryQueues,
-  createScheduleQueue,
-  createStepPublisher,
-  createWebhookFeedPublisher,
   type DeliveryQueues,
-  deliveryQueueName,
   type RedisKeys,
-  redisKeys,
   type ScheduleJobData,
   type WebhookFeedPublisher,
 } from "@hookflow/queue";
 import type { Queue } from "bullmq";
-import { Redis } from "ioredis";
-import { type ActionServices, buildActionServices } from "./actions/action-services.js";
+import type { Redis } from "ioredis";
+import type { ActionServices } from "./actions/action-services.js";
 import { bearerTokenResolver, gmailAiTools } from "./actions/ai-integrations.js";
 import { type AiToolSource, createAiPort, type ResolveBearerToken } from "./ai/ai-port.js";
-import { createChatClient } from "./ai/chat-client.js";
-import { type ChangeFeed, createChangeFeed } from "./cache/change-feed.js";
-import { type CircuitBreakerStore, createCircuitBreakerStore } from "./delivery/circuit-store.js";
-import { createDeliveryBatches, type DeliveryBatches } from "./delivery/delivery-batches.js";
-import { createHttpSender, type HttpSender } from "./delivery/http-sender.js";
+import { type ChatClient, createChatClient } from "./ai/chat-client.js";
+import type { ChangeFeed } from "./cache/change-feed.js";
+import type { CircuitBreakerStore } from "./delivery/circuit-store.js";
+import type { DeliveryBatches } from "./delivery/delivery-batches.js";
+import type { HttpSender } from "./delivery/http-sender.js";
 import { createRateLimiter, type RateLimiter } from "./delivery/rate-limiter.js";
-import { createWorkerMetrics, type WorkerMetrics } from "./observability/worker-metrics.js";
-import { buildPipelineServices } from "./pipeline/build-pipeline-services.js";
+import type { WorkerMetrics } from "./observability/worker-metrics.js";
 import type { PipelineServices } from "./pipeline/pipeline-services.js";
-import { createStepReporter, type StepReporter } from "./steps/step-reporter.js";
+import type { StepReporter } from "./steps/step-reporter.js";
 import type { SweeperOptions } from "./sweeper/sweeper.js";
-import { createTargetCache, type TargetCache } from "./targets/target-cache.js";
-import { createWebhookCache, type WebhookCache } from "./webhooks/webhook-cache.js";
+import type { TargetCache } from "./targets/target-cache.js";
+import type { WebhookCache } from "./webhooks/webhook-cache.js";
+import {
+  buildNodeServices,
+  createDeliveryLookups,
+  createDeliveryParts,
+  createFeeds,
+  openWorkerBase,
+} from "./worker-parts.js";
 
 type Tracer = ReturnType<typeof getTracer>;
 
@@ -97,13 +91,6 @@ export interface BuildWorkerServicesOptions {
   aiTools?: AiToolSource;
 }
 
-/**
- * Steps gather this long before one Redis call publishes them: the messages of every job running
- * meanwhile share the call (each call is a round trip, the main cost of publishing). Live viewers
- * see steps at most this much later; events of sync-mode webhooks skip the wait.
- */
-const STEP_FLUSH_DELAY_MS = 20;
-
 /** A model call's timeout (headers, body, the whole exchange): models answer slowly. */
 const AI_CALL_TIMEOUT_MS = 60_000;
 
@@ -115,7 +102,6 @@ function defaultSweeper(delayScale: number): SweeperOptions {
   };
 }
 
-/** Composition root of the worker: builds every long-lived part once. */
 /**
  * Memory: a full GC once the old space is 1.3 times what survived the last one, instead of V8's
  * server default of several times. Delivery data is short-lived, so the live heap stays small and
@@ -123,116 +109,69 @@ function defaultSweeper(delayScale: number): SweeperOptions {
  */
 const HEAP_GROWING_PERCENT = 30;
 
+/** Every service but `close`, which closes these very parts. */
+type WorkerParts = Omit<WorkerServices, "close">;
+
+/** The services once built, for the AI port, which is built before them and reads them per call. */
+interface LateServices {
+  current?: WorkerServices;
+}
+
+function builtServices(late: LateServices): WorkerServices {
+  if (!late.current) throw new Error("worker services are not built yet");
+  return late.current;
+}
+
+/** The AI nodes' port: model calls through `chat`, tools from the services once built. */
+function createWorkerAiPort(
+  options: BuildWorkerServicesOptions,
+  parts: { late: LateServices; chat: ChatClient; db: DbHandle; actions: ActionServices },
+): AiPort {
+  const { late, db, actions } = parts;
+  return createAiPort({
+    services: () => builtServices(late),
+    chat: parts.chat,
+    // Credentials and Gmail actions with aiEnabled, unless a caller plugs in its own.
+    resolveBearerToken: options.resolveBearerToken ?? bearerTokenResolver(actions.ports),
+    extraTools: options.aiTools ?? gmailAiTools(db, actions.ports),
+    delayScale: options.config.delayScale,
+  });
+}
+
+async function closeWorkerServices(parts: WorkerParts, chat: ChatClient): Promise<void> {
+  await parts.changes.close();
+  await parts.actions.close();
+  await parts.pipeline.close();
+  await closeDeliveryQueues(parts.queues);
+  await parts.schedules.close();
+  await parts.http.close();
+  await chat.close();
+  await parts.breaker.close();
+  await parts.steps.flush();
+  await parts.webhookFeed.idle();
+  await parts.batches.drain();
+  parts.redis.disconnect();
+  parts.bullConnection.disconnect();
+  await parts.db.close();
+}
+
+/** Composition root of the worker: builds every long-lived part once. */
 export function buildWorkerServices(options: BuildWorkerServicesOptions): WorkerServices {
-  const { config } = options;
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
-  const logger = options.logger ?? createLogger({ level: config.logLevel, role: "worker" });
-  const metrics = options.metrics ?? createMetrics({ role: "worker" });
-  const db = createDb({
-    url: config.databaseUrl,
-    max: config.databasePoolSize,
-    applicationName: "hookflow-worker",
-  });
-  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true });
-  redis.on("error", (error) => logger.warn({ err: error }, "redis error"));
-  const bullConnection = new Redis(config.redisUrl, { maxRetriesPerRequest: null });
-  bullConnection.on("error", (error) => logger.warn({ err: error }, "redis (bullmq) error"));
-  const subscriber = new Redis(config.redisUrl, { maxRetriesPerRequest: null, lazyConnect: true });
-  subscriber.on("error", (error) => logger.warn({ err: error }, "redis (subscriber) error"));
-
-  const keys = redisKeys(config.redisPrefix);
-  const queues = createDeliveryQueues({ connection: bullConnection, prefix: keys.bullPrefix });
-  const schedules = createScheduleQueue({ connection: bullConnection, prefix: keys.bullPrefix });
-  const workerMetrics = createWorkerMetrics(metrics, async () => {
-    const rows: Array<{ lane: string; state: string; count: number }> = [];
-    for (const [priority, queue] of queues) {
-      const counts = await queue.getJobCounts("waiting", "delayed", "active", "prioritized");
-      for (const [state, count] of Object.entries(counts)) {
-        rows.push({ lane: deliveryQueueName(priority), state, count });
-      }
-    }
-    return rows;
-  });
-  const http = createHttpSender({
-    timeoutMs: config.deliveryTimeoutMs,
-    allowPrivateTargets: config.allowPrivateTargets,
-  });
-  const breaker = createCircuitBreakerStore({ redis, keyOf: keys.circuit });
-  const now = options.now ?? (() => new Date());
-  const steps = createStepReporter({
-    publisher: createStepPublisher({
-      redis,
-      keys,
-      flushDelayMs: STEP_FLUSH_DELAY_MS,
-      onError: (error, messages) =>
-        logger.warn({ err: error, messages }, "could not publish pipeline steps"),
-    }),
-    now,
-  });
-  const webhookFeed = createWebhookFeedPublisher({
-    redis,
-    keys,
-    flushDelayMs: STEP_FLUSH_DELAY_MS,
-    onError: (error, announcements) =>
-      logger.warn({ err: error, announcements }, "could not announce events to webhook streams"),
-  });
-  const changes = createChangeFeed({ subscriber, logger });
-  const pipeline = buildPipelineServices({
-    config,
-    db,
-    redis,
-    keys,
-    logger,
-    steps,
-    feed: changes,
-    now,
-  });
-  const keyRing = createKeyRing(config.encryptionKeys);
-  const actions = buildActionServices({
-    config,
-    db,
-    keyRing,
-    bullConnection,
-    bullPrefix: keys.bullPrefix,
-    http,
-    transform: pipeline.transform,
-    mailer: pipeline.mailer,
-    now,
-  });
-  const webhooks = createWebhookCache({
-    db: db.db,
-    keyRing,
-    feed: changes,
-    channel: keys.webhookChangedChannel,
-    logger,
-  });
-
-  const batches = createDeliveryBatches(db);
-  const targets = createTargetCache({
-    db,
-    feed: changes,
-    graphChannel: keys.graphChangedChannel,
-    webhookChannel: keys.webhookChangedChannel,
-    logger,
-  });
+  const base = openWorkerBase(options);
+  const { config, db, redis, bullConnection, keys, logger, metrics, now } = base;
+  const { queues, schedules, workerMetrics, http, breaker } = createDeliveryParts(base);
+  const { steps, webhookFeed, changes } = createFeeds(base);
+  const { pipeline, keyRing, actions } = buildNodeServices(base, { http, steps, changes });
+  const { webhooks, batches, targets } = createDeliveryLookups(base, { keyRing, changes });
   const chat = createChatClient({
     timeoutMs: AI_CALL_TIMEOUT_MS,
     allowPrivateTargets: config.allowPrivateTargets,
   });
-  let built: WorkerServices | undefined;
-  pipeline.ai = createAiPort({
-    services: () => {
-      if (!built) throw new Error("worker services are not built yet");
-      return built;
-    },
-    chat,
-    // Credentials and Gmail actions with aiEnabled, unless a caller plugs in its own.
-    resolveBearerToken: options.resolveBearerToken ?? bearerTokenResolver(actions.ports),
-    extraTools: options.aiTools ?? gmailAiTools(db, actions.ports),
-    delayScale: config.delayScale,
-  });
+  const late: LateServices = {};
+  pipeline.ai = createWorkerAiPort(options, { late, chat, db, actions });
 
-  built = {
+  const parts: WorkerParts = {
     config,
     db,
     batches,
@@ -257,22 +196,9 @@ export function buildWorkerServices(options: BuildWorkerServicesOptions): Worker
     targets,
     actions,
     now,
-    close: async () => {
-      await changes.close();
-      await actions.close();
-      await pipeline.close();
-      await closeDeliveryQueues(queues);
-      await schedules.close();
-      await http.close();
-      await chat.close();
-      await breaker.close();
-      await steps.flush();
-      await webhookFeed.idle();
-      await batches.drain();
-      redis.disconnect();
-      bullConnection.disconnect();
-      await db.close();
-    },
   };
+  // Close shuts what was built here, whatever a caller later assigns to `built`.
+  const built: WorkerServices = { ...parts, close: () => closeWorkerServices(parts, chat) };
+  late.current = built;
   return built;
 }

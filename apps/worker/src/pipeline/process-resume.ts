@@ -1,12 +1,27 @@
-import { applyResumedPark, decideParkOnTimeout, findPark, type ParkRecord } from "@hookflow/db";
+import {
+  applyResumedPark,
+  type DbHandle,
+  type DeliveryEvent,
+  decideParkOnTimeout,
+  findPark,
+  type ParkRecord,
+  type ResumeApplyResult,
+  type ResumePlan,
+  type ResumeSnapshot,
+} from "@hookflow/db";
 import {
   type ApplyPlan,
   EventPipelineState,
+  type EventPlan,
   type FamilyConfig,
   type ParkDecision,
   type ParkKind,
+  type PipelineNode,
   planApply,
+  type RunResult,
+  type RunStart,
   runPipeline,
+  type WaitingPark,
 } from "@hookflow/pipeline";
 import { deliveryJobOf, enqueueDeliveries } from "@hookflow/queue";
 import type { DeliveryOutcome } from "../delivery/outcome.js";
@@ -49,6 +64,93 @@ async function decisionOf(
   return park.kind === "merge" ? { kind: "timeout" } : { kind: "continue" };
 }
 
+/** What an approval gate does when its wait runs out; `reject` for any other node. */
+function autoActionOf(node: PipelineNode | undefined): "approve" | "reject" {
+  return node?.family === "approval"
+    ? (node.config as FamilyConfig<"approval">).autoActionOnTimeout
+    : "reject";
+}
+
+/** Closes a park that does not go on (its run is over, or nothing decided it): cancelled. */
+function cancelPark(db: DbHandle, park: ParkRecord, now: Date): Promise<ResumeApplyResult> {
+  return applyResumedPark(
+    db,
+    { eventId: park.eventId, parkId: park.id, parkStatus: "cancelled", now },
+    () => ({ kind: "close", status: "cancelled" }),
+  );
+}
+
+/** Where the engine picks the path up again: its node and state as parked, and the decision. */
+function resumeStart(park: ParkRecord, kind: ParkKind, decision: ParkDecision): RunStart {
+  const stored = park.state as unknown as StoredParkState;
+  return {
+    kind: "resume",
+    nodeId: park.nodeId,
+    park: kind,
+    path: { id: stored.path.id, payload: parsePayload(park.payload), body: stored.path.body },
+    state: stored.engine,
+    decision,
+  };
+}
+
+/** The resumed run to apply, and what the apply planned from it (set inside its transaction). */
+interface ResumedRun {
+  park: ParkRecord;
+  event: DeliveryEvent;
+  webhookId: string;
+  result: RunResult;
+  now: Date;
+  plan?: ApplyPlan;
+  built?: BuiltWrite;
+}
+
+/** The event's other waiting parks, of the kinds the engine knows. */
+function waitingParksOf(waiting: ResumeSnapshot["waiting"]): WaitingPark[] {
+  return waiting.flatMap((w) => {
+    const k = PARK_KINDS.find((candidate) => candidate === w.kind);
+    return k ? [{ kind: k, nodeType: w.nodeType, nodeId: w.nodeId }] : [];
+  });
+}
+
+/** Plans the resumed run's write against the event as locked; closes the park if its run is over. */
+function planResumedWrite(snapshot: ResumeSnapshot, resumed: ResumedRun): ResumePlan {
+  const { park, event, result, now } = resumed;
+  if (snapshot.status === "cancelled" || snapshot.pipelineRun !== park.runId) {
+    return { kind: "close", status: "cancelled" };
+  }
+  const state = snapshot.pipelineState ? EventPipelineState.parse(snapshot.pipelineState) : null;
+  const plan = planApply({
+    state,
+    outcomes: result.outcomes,
+    mergesSettled: result.mergesSettled,
+    waitingParks: waitingParksOf(snapshot.waiting),
+  });
+  const built = buildApplyWrite(plan, result.steps, {
+    eventId: event.id,
+    webhookId: resumed.webhookId,
+    eventType: event.eventType,
+    runId: park.runId,
+    rawBody: park.eventBody,
+    now,
+  });
+  resumed.plan = plan;
+  resumed.built = built;
+  return { kind: "write", write: built.write };
+}
+
+/** The job's outcome once applied: a path handed to a delivery job counts as parked here. */
+function resumeOutcome(planned: EventPlan): DeliveryOutcome {
+  switch (planned.kind) {
+    case "deliver":
+    case "parked":
+      return done("parked");
+    case "settle":
+      return done(planned.status);
+    case "unchanged":
+      return done("settled");
+  }
+}
+
 /**
  * A resume job (`data.parkId`): continues a parked path from its node (delay over, rate-limit
  * slot, approval decided or timed out, merge timed out) and applies what it produced in one
@@ -74,27 +176,15 @@ export async function processResume(
   ]);
   if (!webhook || !event) return done("gone");
   const graph = graphForEntry(await services.pipeline.graphs.get(webhook.id), event.entryNodeId);
-  const node = graph.graph.nodes.get(park.nodeId);
-  const autoAction =
-    node?.family === "approval"
-      ? (node.config as FamilyConfig<"approval">).autoActionOnTimeout
-      : "reject";
+  const autoAction = autoActionOf(graph.graph.nodes.get(park.nodeId));
   const stale = event.status === "cancelled" || park.runId !== event.pipelineRun;
   const decision = stale ? undefined : await decisionOf(services, park, autoAction);
   const kind = PARK_KINDS.find((k) => k === park.kind);
   if (!decision || !kind) {
-    await applyResumedPark(
-      db,
-      { eventId: park.eventId, parkId: park.id, parkStatus: "cancelled", now },
-      () => ({
-        kind: "close",
-        status: "cancelled",
-      }),
-    );
+    await cancelPark(db, park, now);
     return done("settled");
   }
 
-  const stored = park.state as unknown as StoredParkState;
   const ran = await runPipeline(
     {
       eventId: event.id,
@@ -103,14 +193,7 @@ export async function processResume(
       runId: park.runId ?? event.id,
       graph: graph.graph,
       order: graph.order,
-      start: {
-        kind: "resume",
-        nodeId: park.nodeId,
-        park: kind,
-        path: { id: stored.path.id, payload: parsePayload(park.payload), body: stored.path.body },
-        state: stored.engine,
-        decision,
-      },
+      start: resumeStart(park, kind, decision),
     },
     services.pipeline.portsFor(event.id),
   );
@@ -120,40 +203,13 @@ export async function processResume(
     ran,
   );
   const expired = result.mergesSettled.some((m) => m.result === "expired");
-  const captured: { plan?: ApplyPlan; built?: BuiltWrite } = {};
+  const resumed: ResumedRun = { park, event, webhookId: webhook.id, result, now };
   const applied = await applyResumedPark(
     db,
     { eventId: event.id, parkId: park.id, parkStatus: expired ? "expired" : "resumed", now },
-    (snapshot) => {
-      if (snapshot.status === "cancelled" || snapshot.pipelineRun !== park.runId) {
-        return { kind: "close", status: "cancelled" };
-      }
-      const state = snapshot.pipelineState
-        ? EventPipelineState.parse(snapshot.pipelineState)
-        : null;
-      const plan = planApply({
-        state,
-        outcomes: result.outcomes,
-        mergesSettled: result.mergesSettled,
-        waitingParks: snapshot.waiting.flatMap((w) => {
-          const k = PARK_KINDS.find((candidate) => candidate === w.kind);
-          return k ? [{ kind: k, nodeType: w.nodeType, nodeId: w.nodeId }] : [];
-        }),
-      });
-      const built = buildApplyWrite(plan, result.steps, {
-        eventId: event.id,
-        webhookId: webhook.id,
-        eventType: event.eventType,
-        runId: park.runId,
-        rawBody: park.eventBody,
-        now,
-      });
-      captured.plan = plan;
-      captured.built = built;
-      return { kind: "write", write: built.write };
-    },
+    (snapshot) => planResumedWrite(snapshot, resumed),
   );
-  const { plan, built } = captured;
+  const { plan, built } = resumed;
   if (applied.kind !== "applied" || !plan || !built) return done("settled");
   await afterApply(services, {
     eventId: event.id,
@@ -165,19 +221,10 @@ export async function processResume(
     nodes: graph.graph.nodes,
     now,
   });
-  const planned = plan;
-  if (planned.event.kind === "deliver") {
+  if (plan.event.kind === "deliver") {
     await enqueueDeliveries(services.queues, [
       deliveryJobOf({ id: event.id, webhookId: webhook.id, priority: event.priority }),
     ]);
   }
-  switch (planned.event.kind) {
-    case "deliver":
-    case "parked":
-      return done("parked");
-    case "settle":
-      return done(planned.event.status);
-    case "unchanged":
-      return done("settled");
-  }
+  return resumeOutcome(plan.event);
 }

@@ -6,10 +6,17 @@ import {
   writePipelineApply,
 } from "@hookflow/db";
 import { newPrefixedId } from "@hookflow/domain";
-import { planApply, type RunResult, runPipeline } from "@hookflow/pipeline";
+import {
+  type ApplyPlan,
+  type EventPlan,
+  planApply,
+  type RunInput,
+  type RunResult,
+  runPipeline,
+} from "@hookflow/pipeline";
 import type { WorkerServices } from "../services.js";
 import { afterApply } from "./after-apply.js";
-import { buildApplyWrite } from "./build-apply-write.js";
+import { type BuiltWrite, buildApplyWrite } from "./build-apply-write.js";
 import { gateForwards } from "./gate-forwards.js";
 import type { WebhookGraph } from "./graph-cache.js";
 import { awaitSyncLinks } from "./sync-links.js";
@@ -79,6 +86,57 @@ function brokenGraph(webhookId: string, error: string): RunResult {
   };
 }
 
+interface FreshPipelineInput {
+  webhook: DeliveryWebhook;
+  event: DeliveryEvent;
+  rawBody: string;
+  graph: WebhookGraph;
+}
+
+/** The engine's input for a fresh run: the event's payload enters at its webhook (or entry). */
+function freshRunInput(input: FreshPipelineInput, runId: string): RunInput {
+  const { webhook, event, rawBody, graph } = input;
+  return {
+    eventId: event.id,
+    webhookId: webhook.id,
+    eventType: event.eventType,
+    runId,
+    graph: graph.graph,
+    order: graph.order,
+    ...(graph.entry ? { entry: graph.entry } : {}),
+    start: {
+      kind: "webhook",
+      payload: parsePayload(rawBody),
+      payloadText: rawBody,
+      payloadFilters: webhook.payloadFilters,
+    },
+  };
+}
+
+/** Whether the event's own delivery is all the run did: no parks, new events or merges. */
+function onlyDelivers(plan: ApplyPlan, built: BuiltWrite): boolean {
+  return (
+    plan.event.kind === "deliver" &&
+    built.parks.length === 0 &&
+    built.write.newEvents.length === 0 &&
+    plan.resolveMerges.length === 0
+  );
+}
+
+/** What the delivery job does once the run is applied. */
+function freshOutcome(planned: EventPlan, rawBody: string): FreshPipelineResult {
+  switch (planned.kind) {
+    case "deliver":
+      return { kind: "deliver", body: planned.body ?? rawBody };
+    case "parked":
+      return { kind: "done", outcome: "parked" };
+    case "settle":
+      return { kind: "done", outcome: planned.status };
+    case "unchanged":
+      return { kind: "done", outcome: "settled" };
+  }
+}
+
 /**
  * Runs a fresh delivery run (first delivery or replay) through the webhook's node graph, once per
  * run: the apply is guarded on `pipeline_state is null`, so a redelivered job or a retry after a
@@ -87,10 +145,9 @@ function brokenGraph(webhookId: string, error: string): RunResult {
  */
 export async function runFreshPipeline(
   services: WorkerServices,
-  input: { webhook: DeliveryWebhook; event: DeliveryEvent; rawBody: string; graph: WebhookGraph },
+  input: FreshPipelineInput,
 ): Promise<FreshPipelineResult> {
   const { webhook, event, rawBody, graph } = input;
-  const pipeline = services.pipeline;
   let runId = event.pipelineRun;
   if (graph.stateful && runId === null) {
     const claimed = await claimPipelineRun(services.db, event.id, newPrefixedId("run"));
@@ -100,22 +157,8 @@ export async function runFreshPipeline(
   const ran = graph.broken
     ? brokenGraph(webhook.id, graph.broken)
     : await runPipeline(
-        {
-          eventId: event.id,
-          webhookId: webhook.id,
-          eventType: event.eventType,
-          runId: runId ?? event.id,
-          graph: graph.graph,
-          order: graph.order,
-          ...(graph.entry ? { entry: graph.entry } : {}),
-          start: {
-            kind: "webhook",
-            payload: parsePayload(rawBody),
-            payloadText: rawBody,
-            payloadFilters: webhook.payloadFilters,
-          },
-        },
-        pipeline.portsFor(event.id),
+        freshRunInput(input, runId ?? event.id),
+        services.pipeline.portsFor(event.id),
       );
   const result = await gateForwards(
     services,
@@ -138,12 +181,7 @@ export async function runFreshPipeline(
     now,
   });
   const write = { ...built.write, eventId: event.id, now, freshOnly: true };
-  const onlyDelivers =
-    plan.event.kind === "deliver" &&
-    built.parks.length === 0 &&
-    built.write.newEvents.length === 0 &&
-    plan.resolveMerges.length === 0;
-  if (onlyDelivers && plan.event.kind === "deliver") {
+  if (onlyDelivers(plan, built) && plan.event.kind === "deliver") {
     return {
       kind: "deliver",
       body: plan.event.body ?? rawBody,
@@ -174,14 +212,5 @@ export async function runFreshPipeline(
     created: new Map(applied.createdEvents.map((e) => [e.id, e])),
     nodes: graph.graph.nodes,
   });
-  switch (plan.event.kind) {
-    case "deliver":
-      return { kind: "deliver", body: plan.event.body ?? rawBody };
-    case "parked":
-      return { kind: "done", outcome: "parked" };
-    case "settle":
-      return { kind: "done", outcome: plan.event.status };
-    case "unchanged":
-      return { kind: "done", outcome: "settled" };
-  }
+  return freshOutcome(plan.event, rawBody);
 }
