@@ -3,6 +3,7 @@ import type { HookflowConfig } from "@hookflow/config";
 import type { DbHandle } from "@hookflow/db";
 import { getTracer, type Logger, type Metrics } from "@hookflow/observability";
 import type { AiPort } from "@hookflow/pipeline";
+import type { ChangeFeed } from "@hookflow/queue";
 import {
   closeDeliveryQueues,
   type DeliveryQueues,
@@ -16,7 +17,6 @@ import type { ActionServices } from "./actions/action-services.js";
 import { bearerTokenResolver, gmailAiTools } from "./actions/ai-integrations.js";
 import { type AiToolSource, createAiPort, type ResolveBearerToken } from "./ai/ai-port.js";
 import { type ChatClient, createChatClient } from "./ai/chat-client.js";
-import type { ChangeFeed } from "./cache/change-feed.js";
 import type { CircuitBreakerStore } from "./delivery/circuit-store.js";
 import type { DeliveryBatches } from "./delivery/delivery-batches.js";
 import type { HttpSender } from "./delivery/http-sender.js";

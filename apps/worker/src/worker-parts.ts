@@ -3,6 +3,8 @@ import { createDb, type DbHandle } from "@hookflow/db";
 import { createKeyRing, type KeyRing } from "@hookflow/domain";
 import { createLogger, createMetrics, type Logger, type Metrics } from "@hookflow/observability";
 import {
+  type ChangeFeed,
+  createChangeFeed,
   createDeliveryQueues,
   createScheduleQueue,
   createStepPublisher,
@@ -14,7 +16,6 @@ import {
 } from "@hookflow/queue";
 import { Redis } from "ioredis";
 import { type ActionServices, buildActionServices } from "./actions/action-services.js";
-import { type ChangeFeed, createChangeFeed } from "./cache/change-feed.js";
 import { createCircuitBreakerStore } from "./delivery/circuit-store.js";
 import { createDeliveryBatches } from "./delivery/delivery-batches.js";
 import { createHttpSender } from "./delivery/http-sender.js";

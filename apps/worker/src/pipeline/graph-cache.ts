@@ -12,9 +12,9 @@ import {
   type PipelineNode,
   reachableFrom,
 } from "@hookflow/pipeline";
+import type { ChangeFeed } from "@hookflow/queue";
 import { WebhookChanged } from "@hookflow/queue";
 import { z } from "zod";
-import type { ChangeFeed } from "../cache/change-feed.js";
 import { createInvalidatingCache } from "../cache/invalidating-cache.js";
 import { safeJson } from "../cache/safe-json.js";
 
@@ -135,5 +135,6 @@ export function createGraphCache(options: {
     if (changed.success) cache.drop(changed.data.webhookId);
   });
   options.feed.onResubscribe(() => cache.drop());
+  options.feed.onUnsubscribed(() => cache.drop());
   return { get: cache.get };
 }

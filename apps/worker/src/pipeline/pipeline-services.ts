@@ -11,9 +11,8 @@ import {
   stepJson,
   type TransformPort,
 } from "@hookflow/pipeline";
-import type { RedisKeys } from "@hookflow/queue";
+import type { ChangeFeed, RedisKeys } from "@hookflow/queue";
 import type { Redis } from "ioredis";
-import type { ChangeFeed } from "../cache/change-feed.js";
 import { STEP_PAYLOAD_LIMIT_BYTES, type StepReporter } from "../steps/step-reporter.js";
 import type { ApprovalNotifier } from "./approval-notifier.js";
 import { createGraphCache, type GraphCache } from "./graph-cache.js";

@@ -1,9 +1,9 @@
 import { type DbHandle, findActiveTargetsOfWebhook } from "@hookflow/db";
 import { compileJsonTemplate, type PayloadFilter, type TemplateNode } from "@hookflow/domain";
 import type { Logger } from "@hookflow/observability";
+import type { ChangeFeed } from "@hookflow/queue";
 import { WebhookChanged } from "@hookflow/queue";
 import { z } from "zod";
-import type { ChangeFeed } from "../cache/change-feed.js";
 import { createInvalidatingCache } from "../cache/invalidating-cache.js";
 import { safeJson } from "../cache/safe-json.js";
 
@@ -66,5 +66,6 @@ export function createTargetCache(options: {
     if (changed.success) cache.drop(changed.data.webhookId);
   });
   options.feed.onResubscribe(() => cache.drop());
+  options.feed.onUnsubscribed(() => cache.drop());
   return { forWebhook: cache.get };
 }

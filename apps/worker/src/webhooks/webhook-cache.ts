@@ -6,8 +6,8 @@ import {
   openWebhookSecret,
 } from "@hookflow/domain";
 import type { Logger } from "@hookflow/observability";
+import type { ChangeFeed } from "@hookflow/queue";
 import { WebhookChanged } from "@hookflow/queue";
-import type { ChangeFeed } from "../cache/change-feed.js";
 import { createInvalidatingCache } from "../cache/invalidating-cache.js";
 import { safeJson } from "../cache/safe-json.js";
 
@@ -60,5 +60,6 @@ export function createWebhookCache(options: {
     else logger.warn("ignored a malformed webhook-changed message");
   });
   options.feed.onResubscribe(() => cache.drop());
+  options.feed.onUnsubscribed(() => cache.drop());
   return { get: cache.get, invalidate: (id) => cache.drop(id) };
 }
