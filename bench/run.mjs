@@ -24,6 +24,7 @@ import { balance, counts } from "./lib/accounting.mjs";
 import { drainComparison } from "./lib/drain-child.mjs";
 import { inChild, peak, peakDriverName, WARMUP_MS, warmUp } from "./lib/drivers.mjs";
 import { HOOKFLOW_NODE_FLAGS, HOOKFLOW_WORKER_NODE_FLAGS } from "./lib/hookflow-node-flags.mjs";
+import { describeWriteback, hostWriteback } from "./lib/host-writeback.mjs";
 import { peakRssMb, startProcess, stopProcess } from "./lib/processes.mjs";
 import { startReceiver } from "./lib/receiver-control.mjs";
 import { printSummary } from "./lib/report.mjs";
@@ -92,6 +93,7 @@ const results = {
     memGb: Math.round(totalmem() / 2 ** 30),
     node: process.version,
     loadavgBefore: loadavg(),
+    writeback: hostWriteback(),
   },
   peakDriver: peakDriverName(),
   connections: CONNECTIONS,
@@ -143,6 +145,7 @@ async function main() {
   log(
     `bench database: backend_flush_after = ${BENCH_PG_FLUSH_AFTER === "0" ? "the server's own" : BENCH_PG_FLUSH_AFTER} (README, "Postgres settings"; BENCH_PG_FLUSH_AFTER=0 leaves it)`,
   );
+  log(describeWriteback(results.machine.writeback));
   const P = results.phases;
   try {
     // (a) Baselines, each alone on the machine, with the same driver as the ingress peak.

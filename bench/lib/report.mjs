@@ -1,5 +1,6 @@
 // The run's results side by side with the targets docs/benchmarks.md states. Open-loop latencies
 // are measured after a one-second warm-up at the same rate (bench/lib/load.mjs, openLoop).
+import { describeWriteback } from "./host-writeback.mjs";
 import { fmt } from "./stats.mjs";
 
 export function printSummary(results, log) {
@@ -12,6 +13,7 @@ export function printSummary(results, log) {
   log(
     `load average before ${m.loadavgBefore.map((x) => x.toFixed(2)).join(" ")}, after ${m.loadavgAfter.map((x) => x.toFixed(2)).join(" ")}`,
   );
+  log(describeWriteback(m.writeback));
   log(
     `closed-loop driver: ${results.peakDriver}, ${results.connections} connections, ${results.bodyBytes}-byte JSON body` +
       (P.ingress_warmup
