@@ -4,15 +4,11 @@ import {
   ConflictError,
   createStreamToken,
   eventTypeOf,
-  type IncomingSignatureType,
   NotFoundError,
   newId,
   RateLimitedError,
   STREAM_TOKEN_TTL_MS,
-  UnauthorizedError,
   UnavailableError,
-  type VerifyFailureReason,
-  verifyIncomingSignature,
 } from "@hookflow/domain";
 import type { IngressServices } from "../services.js";
 import { claimDedupKeyWaiting, dedupKeyOf, releaseDedupKey } from "./dedup.js";
@@ -20,6 +16,7 @@ import type { AcceptingWebhook } from "./find-accepting-webhook.js";
 import { checkIngressRate } from "./rate-limit.js";
 import { assertDeclaredLength, parseJsonBody, readRawBody } from "./read-body.js";
 import { sanitizeHeaders } from "./sanitize-headers.js";
+import { type Header, verifySignature } from "./verify-signature.js";
 
 export interface ReceiveInput {
   token: string;
@@ -41,15 +38,6 @@ export type ReceiveResult =
       body: { eventId: string; deduplicated: true; originalEventId: string };
       webhookId: string;
     };
-
-const SIGNATURE_TYPES = new Set<string>(["none", "custom", "github", "stripe"]);
-
-const SIGNATURE_MESSAGES: Record<VerifyFailureReason, string> = {
-  missing_header: "Missing signature header",
-  malformed: "Malformed signature header",
-  expired: "Signature timestamp is too old",
-  mismatch: "Invalid signature",
-};
 
 /**
  * The event type as stored: JSON can spell U+0000 (`"\u0000"`), which Postgres text cannot hold,
@@ -82,8 +70,6 @@ async function infra<T>(what: string, work: Promise<T>): Promise<T> {
   }
 }
 
-type Header = (name: string) => string | undefined;
-
 /**
  * `POST /api/in/:token`: looks the webhook up, checks size, rate, signature and JSON, drops
  * duplicates, and answers only once the event is durable (stored and, for an active webhook,
@@ -104,7 +90,7 @@ export async function receiveEvent(
   if (config.ingressRateLimitPerSecond > 0) await enforceIngressRate(services, webhook.id);
 
   const raw = await readRawBody(request, config.maxPayloadBytes);
-  verifySignature(services, webhook, header, raw);
+  verifySignature(webhook, header, raw, services.now());
   const { text, payload } = parseJsonBody(raw);
   const receivedAt = services.now();
   const eventId = newId("event", receivedAt);
@@ -159,29 +145,6 @@ async function enforceIngressRate(services: IngressServices, webhookId: string):
     }),
   );
   if (!decision.allowed) throw new RateLimitedError(decision.retryAfterSeconds);
-}
-
-/** 401 unless the body carries the signature the webhook asks for. */
-function verifySignature(
-  services: IngressServices,
-  webhook: AcceptingWebhook,
-  header: Header,
-  raw: Uint8Array,
-): void {
-  // An unknown type in the row fails closed: verification against it can never pass.
-  const type = SIGNATURE_TYPES.has(webhook.incomingSignatureType)
-    ? (webhook.incomingSignatureType as IncomingSignatureType)
-    : null;
-  const verified = type
-    ? verifyIncomingSignature({
-        type,
-        secret: webhook.incomingSignatureSecret,
-        headers: header,
-        rawBody: raw,
-        nowMs: services.now(),
-      })
-    : ({ ok: false, reason: "mismatch" } as const);
-  if (!verified.ok) throw new UnauthorizedError(SIGNATURE_MESSAGES[verified.reason]);
 }
 
 /**
