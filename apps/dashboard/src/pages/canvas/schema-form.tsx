@@ -1,120 +1,16 @@
 import { useId } from "react";
-import {
-  initialValue,
-  type JsonSchema,
-  type OpenApiDocument,
-  resolveSchema,
-  typeOf,
-} from "./json-schema";
+import { FieldLabel } from "./field-label";
+import { type FieldProps, LONG_TEXT } from "./field-props";
+import { JsonField } from "./json-field";
+import { initialValue, resolveSchema, typeOf } from "./json-schema";
+import { ScalarField } from "./scalar-field";
 
 /** Fields the canvas sets itself (edges), never typed into a form. */
 const MANAGED = new Set(["inputNodes"]);
-const LONG_TEXT = new Set(["template", "body", "document", "systemPrompt", "promptTemplate"]);
-
-interface FieldProps {
-  doc: OpenApiDocument;
-  schema: JsonSchema;
-  name: string;
-  label: string;
-  required: boolean;
-  value: unknown;
-  onChange: (value: unknown) => void;
-}
 
 function humanize(name: string): string {
   const words = name.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
-}
-
-function Label({
-  id,
-  label,
-  required,
-  schema,
-}: {
-  id: string;
-  label: string;
-  required: boolean;
-  schema: JsonSchema;
-}) {
-  return (
-    <label htmlFor={id}>
-      {label}
-      {required && <span aria-hidden="true"> *</span>}
-      {schema.description && <span className="hint"> {schema.description}</span>}
-    </label>
-  );
-}
-
-function ScalarField(props: FieldProps & { kind: string }) {
-  const id = useId();
-  const { schema } = props;
-  if (props.kind === "boolean") {
-    return (
-      <label className="check">
-        <input
-          type="checkbox"
-          checked={props.value === true}
-          onChange={(e) => props.onChange(e.target.checked)}
-        />
-        {props.label}
-      </label>
-    );
-  }
-  let control: React.ReactNode;
-  if (schema.enum) {
-    control = (
-      <select
-        id={id}
-        value={String(props.value ?? "")}
-        onChange={(e) => props.onChange(e.target.value)}
-      >
-        {!props.required && <option value="">—</option>}
-        {schema.enum.map((option) => (
-          <option key={String(option)} value={String(option)}>
-            {String(option)}
-          </option>
-        ))}
-      </select>
-    );
-  } else if (props.kind === "number" || props.kind === "integer") {
-    control = (
-      <input
-        id={id}
-        type="number"
-        required={props.required}
-        min={schema.minimum}
-        max={schema.maximum}
-        step={props.kind === "integer" ? 1 : "any"}
-        value={typeof props.value === "number" ? props.value : ""}
-        onChange={(e) => props.onChange(e.target.value === "" ? undefined : Number(e.target.value))}
-      />
-    );
-  } else if (LONG_TEXT.has(props.name) || (schema.maxLength ?? 0) > 4000) {
-    control = (
-      <textarea
-        id={id}
-        required={props.required}
-        value={String(props.value ?? "")}
-        onChange={(e) => props.onChange(e.target.value)}
-      />
-    );
-  } else {
-    control = (
-      <input
-        id={id}
-        required={props.required}
-        value={props.value === undefined || props.value === null ? "" : String(props.value)}
-        onChange={(e) => props.onChange(e.target.value)}
-      />
-    );
-  }
-  return (
-    <div className="field">
-      <Label id={id} label={props.label} required={props.required} schema={schema} />
-      {control}
-    </div>
-  );
 }
 
 function ListField(props: FieldProps) {
@@ -124,7 +20,7 @@ function ListField(props: FieldProps) {
   if (typeOf(itemSchema) === "string" && !itemSchema.enum) {
     return (
       <div className="field">
-        <Label
+        <FieldLabel
           id={id}
           label={`${props.label} (one per line)`}
           required={props.required}
@@ -181,33 +77,6 @@ function ListField(props: FieldProps) {
         </button>
       </div>
     </fieldset>
-  );
-}
-
-function JsonField(props: FieldProps) {
-  const id = useId();
-  const text =
-    typeof props.value === "string" ? props.value : JSON.stringify(props.value ?? {}, null, 2);
-  return (
-    <div className="field">
-      <Label
-        id={id}
-        label={`${props.label} (JSON)`}
-        required={props.required}
-        schema={props.schema}
-      />
-      <textarea
-        id={id}
-        defaultValue={text}
-        onBlur={(e) => {
-          try {
-            props.onChange(JSON.parse(e.target.value));
-          } catch {
-            props.onChange(e.target.value);
-          }
-        }}
-      />
-    </div>
   );
 }
 
