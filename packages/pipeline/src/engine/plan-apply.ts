@@ -1,92 +1,25 @@
-import { z } from "zod";
-import type { FailureKind, MergeSettled, PathOutcome } from "./types.js";
+import { EMPTY_PIPELINE_STATE, type EventPipelineState } from "./event-pipeline-state.js";
+import type {
+  ApplyPlan,
+  DeliverOutcome,
+  EventPlan,
+  ForwardOutcome,
+  PlannedPark,
+  WaitingPark,
+} from "./event-plan.js";
+import type { MergeSettled, PathOutcome } from "./types.js";
 
-/**
- * What an event's pipeline has produced so far in its current run, kept with the event (the
- * worker stores it as JSON) so a retried or resumed job never applies a path twice and the event's
- * status can be derived once its last path ends.
- */
-export const EventPipelineState = z.object({
-  /** A path claimed the event itself for delivery (the first path that reached its end). */
-  claimed: z.boolean(),
-  /** Paths delivered as further events of the same webhook. */
-  children: z.number().int(),
-  forwarded: z.number().int(),
-  blocked: z.number().int(),
-  failed: z.number().int(),
-  /** The first failure, for the event's lastError and its done status. */
-  failure: z
-    .object({
-      nodeId: z.string(),
-      nodeType: z.string(),
-      error: z.string(),
-      kind: z.enum(["validation", "transform", "merge_timeout", "graph"]),
-    })
-    .optional(),
-  /** Merge nodes that went on or timed out in this run: later arrivals there end at once. */
-  merges: z.record(z.string(), z.enum(["done", "expired"])).default({}),
-});
-export type EventPipelineState = z.infer<typeof EventPipelineState>;
-
-export const EMPTY_PIPELINE_STATE: EventPipelineState = {
-  claimed: false,
-  children: 0,
-  forwarded: 0,
-  blocked: 0,
-  failed: 0,
-  merges: {},
-};
-
-export interface WaitingPark {
-  kind: "delay" | "rateLimiter" | "approval" | "merge";
-  nodeType: string;
-  nodeId: string;
-}
-
-export type ParkedOutcome = Extract<PathOutcome, { kind: "parked" }>;
-export type ForwardOutcome = Extract<PathOutcome, { kind: "forward" }>;
-export type DeliverOutcome = Extract<PathOutcome, { kind: "deliver" }>;
-
-/** What the event itself becomes after this apply. */
-export type EventPlan =
-  /** A path claimed the event now: deliver `body` (null = the raw body) to the webhook's targets. */
-  | { kind: "deliver"; body: string | null }
-  /** The event was claimed earlier; its delivery (or final status) is not this apply's business. */
-  | { kind: "unchanged" }
-  /** Still pending, waiting at the parks listed. */
-  | {
-      kind: "parked";
-      awaitingApproval: boolean;
-      awaitingMerge: boolean;
-      delayed: boolean;
-      parkedAt: { nodeType: string; nodeId: string };
-    }
-  /** Every path ended without a delivery of the event itself. */
-  | {
-      kind: "settle";
-      status: "delivered" | "failed" | "filtered";
-      lastError: string | null;
-      /** The done status: 200, 422 (validation failed) or 502 (any other failure). */
-      syncStatus: 200 | 422 | 502;
-      failureKind?: FailureKind;
-    };
-
-/** A park to store: `waiting`, or already resolved (an arrival at a merge that went on). */
-export interface PlannedPark {
-  outcome: ParkedOutcome;
-  status: "waiting" | "resumed" | "expired";
-}
-
-export interface ApplyPlan {
-  state: EventPipelineState;
-  event: EventPlan;
-  /** Ended paths after the first: delivered as child events of the same webhook (graph skipped). */
-  children: DeliverOutcome[];
-  forwards: ForwardOutcome[];
-  parks: PlannedPark[];
-  /** Merges settled now: the arrivals still waiting there are resolved with this status. */
-  resolveMerges: Array<{ nodeId: string; status: "resumed" | "expired" }>;
-}
+// The event's stored state and the plan's types, where importers have always taken them.
+export { EMPTY_PIPELINE_STATE, EventPipelineState } from "./event-pipeline-state.js";
+export type {
+  ApplyPlan,
+  DeliverOutcome,
+  EventPlan,
+  ForwardOutcome,
+  ParkedOutcome,
+  PlannedPark,
+  WaitingPark,
+} from "./event-plan.js";
 
 /**
  * How one run's outcomes change the event (pure; the worker applies the plan in one transaction

@@ -3,18 +3,9 @@ import { outgoingEdges } from "../graph/build-graph.js";
 import { reachableFrom } from "../graph/graph-order.js";
 import type { PipelineNode } from "../nodes.js";
 import { EXECUTORS } from "./families/index.js";
-import type { NodeContext, NodeExecutor, NodeResult } from "./node-result.js";
-import { isoTime } from "./step-time.js";
-import type {
-  EnginePorts,
-  MergeSettled,
-  PathOutcome,
-  PathState,
-  RunInput,
-  RunResult,
-  RunStart,
-  StepDraft,
-} from "./types.js";
+import type { NodeExecutor } from "./node-result.js";
+import { RunRecord } from "./run-record.js";
+import type { EnginePorts, PathState, RunInput, RunResult, RunStart } from "./types.js";
 import { checkWebhookEntry } from "./webhook-entry.js";
 import { WorkQueue } from "./work-queue.js";
 
@@ -45,28 +36,22 @@ export async function runPipeline(input: RunInput, ports: EnginePorts): Promise<
 type WebhookStart = Extract<RunStart, { kind: "webhook" }>;
 type ParkedStart = Extract<RunStart, { kind: "resume" }>;
 
-/** One run of the engine: its work queue of paths, the steps it emits and what became of them. */
-class PipelineRun {
+/**
+ * One run of the engine: its work queue of paths, in graph order; the steps it emits and what
+ * became of the paths are recorded by `RunRecord`.
+ */
+class PipelineRun extends RunRecord {
   private readonly rank: Map<string, number>;
-  private readonly steps: StepDraft[] = [];
-  private readonly outcomes: PathOutcome[] = [];
-  private readonly mergesSettled: MergeSettled[] = [];
   private readonly queue: WorkQueue;
   private readonly entry: string;
   private visits = 0;
 
-  constructor(
-    private readonly input: RunInput,
-    private readonly ports: EnginePorts,
-  ) {
+  constructor(input: RunInput, ports: EnginePorts) {
+    super(input, ports);
     this.entry = input.entry ?? input.webhookId;
     const order = input.order ?? reachableFrom(input.graph, this.entry);
     this.rank = new Map(order.map((id, index) => [id, index]));
     this.queue = new WorkQueue(this.rank);
-  }
-
-  result(): RunResult {
-    return { outcomes: this.outcomes, steps: this.steps, mergesSettled: this.mergesSettled };
   }
 
   /** A fresh event: the webhook's payload filters and depth check, then its graph in order. */
@@ -138,31 +123,12 @@ class PipelineRun {
     });
   }
 
-  private emit(step: Omit<StepDraft, "at">): void {
-    // One shape for every step (absent fields undefined): spreading conditional fields into
-    // objects sent V8 down its slow property paths on this per-node path.
-    const full: StepDraft = {
-      nodeType: step.nodeType,
-      nodeId: step.nodeId,
-      nodeName: step.nodeName,
-      status: step.status,
-      statusCode: step.statusCode,
-      durationMs: step.durationMs,
-      error: step.error,
-      lastPayload: step.lastPayload,
-      detail: step.detail,
-      at: isoTime(this.ports.now()),
-    };
-    this.steps.push(full);
-    this.ports.onStep?.(full);
-  }
-
   /**
    * Moves a path past `fromId`: on to its flow successors, or to its end. Flow links hanging off
    * the vertex take branches of their own and leave the path as it would be without them (a
    * source whose only successor is a link still delivers).
    */
-  private advance(fromId: string, path: PathState, forwarded: boolean): void {
+  protected override advance(fromId: string, path: PathState, forwarded: boolean): void {
     const graph = this.input.graph;
     const successors = outgoingEdges(graph, fromId)
       .filter((edge) => edge.kind === "flow" && this.rank.has(edge.to))
@@ -187,106 +153,6 @@ class PipelineRun {
     for (const id of next) {
       this.queue.push(id, next.length === 1 ? path : { ...path, id: `${path.id}>${id}` });
     }
-  }
-
-  /** Records what a node did with a path and sends the path on (or ends it). */
-  private apply(
-    node: PipelineNode,
-    path: PathState,
-    result: NodeResult,
-    startedAt: number,
-    parkedAt?: number,
-  ): void {
-    const nodeType = FAMILIES[node.family].nodeType;
-    const base = { nodeType, nodeId: node.id, nodeName: node.name };
-    const durationMs = Math.max(0, this.ports.now() - (parkedAt ?? startedAt));
-    const where = { pathId: path.id, nodeId: node.id, nodeType };
-    switch (result.kind) {
-      case "pass":
-        this.applyPass(node, result, durationMs);
-        return;
-      case "blocked":
-        this.emit({ ...base, status: "blocked", durationMs, error: result.reason });
-        this.outcomes.push({ kind: "blocked", ...where, reason: result.reason });
-        return;
-      case "failed":
-        this.emit({ ...base, status: "error", durationMs, error: result.error });
-        this.outcomes.push({
-          kind: "failed",
-          ...where,
-          error: result.error,
-          failure: result.failure,
-        });
-        return;
-      case "parked":
-        this.outcomes.push({
-          kind: "parked",
-          ...where,
-          park: result.park,
-          resumeAt: result.resumeAt,
-          payload: path.payload,
-          body: path.body,
-          state: { parkedAt: parkedAt ?? startedAt, ...result.state },
-        });
-        return;
-      case "joined":
-        this.outcomes.push({ kind: "joined", pathId: path.id, nodeId: node.id });
-        return;
-    }
-  }
-
-  /** A node passed the path on: its step, its forwards, then the path's next nodes. */
-  private applyPass(
-    node: PipelineNode,
-    result: Extract<NodeResult, { kind: "pass" }>,
-    durationMs: number,
-  ): void {
-    const nodeType = FAMILIES[node.family].nodeType;
-    this.emit({
-      nodeType,
-      nodeId: node.id,
-      nodeName: node.name,
-      status: "success",
-      durationMs,
-      lastPayload: result.changed ? result.path.payload : undefined,
-      detail: result.detail,
-    });
-    const forwards = result.forwards ?? [];
-    for (const target of forwards) {
-      this.outcomes.push({
-        kind: "forward",
-        pathId: result.path.id,
-        webhookId: target,
-        viaNodeId: node.id,
-        viaNodeType: nodeType,
-        payload: result.path.payload,
-        body: result.path.body,
-      });
-    }
-    this.advance(node.id, result.path, forwards.length > 0);
-  }
-
-  private contextOf(node: PipelineNode, path: PathState): NodeContext {
-    let announced = false;
-    return {
-      node,
-      path,
-      input: this.input,
-      ports: this.ports,
-      running: () => {
-        if (announced) return;
-        announced = true;
-        this.emit({
-          nodeType: FAMILIES[node.family].nodeType,
-          nodeId: node.id,
-          nodeName: node.name,
-          status: "running",
-        });
-      },
-      settleMerge: (result) => {
-        this.mergesSettled.push({ nodeId: node.id, result });
-      },
-    };
   }
 }
 

@@ -2,6 +2,7 @@ import type { ChildProcess } from "node:child_process";
 import { gatherWaitMs } from "../gather.js";
 import type { TransformOutcome } from "../types.js";
 import { WakeTimer } from "../wake-timer.js";
+import { readAnswer, settleLostBatch, settleResults, stopSlot } from "./js-batch-settle.js";
 import {
   batchMessage,
   homeProcess,
@@ -11,32 +12,11 @@ import {
   takeBatch,
   waitingFor,
 } from "./js-batches.js";
+import { hostConfigOf, type JsPool, type JsPoolOptions } from "./js-pool-options.js";
 import { idleSlot, isFree, type Slot, stateOf } from "./js-slots.js";
-import { type SandboxCallResult, SandboxMessage } from "./sandbox-messages.js";
-import { outcomeOf, startSandboxProcess } from "./sandbox-process.js";
+import { startSandboxProcess } from "./sandbox-process.js";
 
-export interface JsPoolOptions {
-  processes: number;
-  cpuLimitMs: number;
-  memoryLimitMb: number;
-  watchdogGraceMs: number;
-  maxOutputBytes: number;
-  /** Queued calls one sandbox process takes in one message. */
-  maxBatch: number;
-  /** Warm contexts (one per node and code) each sandbox process keeps. */
-  warmContexts: number;
-  /** A process under load starts a batch at most this often (gather.ts); 0: never waits. */
-  gatherMs: number;
-}
-
-export interface JsPool {
-  /**
-   * Runs user code on `inputJson` (`{"payload": ..., "context": ...}`). `scope` names the node the
-   * call belongs to; only calls of the same scope and code share a warm context.
-   */
-  run(scope: string, code: string, inputJson: string): Promise<TransformOutcome>;
-  close(): Promise<void>;
-}
+export type { JsPool, JsPoolOptions } from "./js-pool-options.js";
 
 /**
  * JavaScript transforms in isolated-vm isolates hosted by sandbox processes. A free process takes
@@ -66,12 +46,7 @@ class SandboxPool implements JsPool {
 
   constructor(private readonly options: JsPoolOptions) {
     this.slots = Array.from({ length: options.processes }, idleSlot);
-    this.hostConfig = JSON.stringify({
-      cpuLimitMs: options.cpuLimitMs,
-      memoryLimitMb: options.memoryLimitMb,
-      maxOutputBytes: options.maxOutputBytes,
-      warmContexts: options.warmContexts,
-    });
+    this.hostConfig = hostConfigOf(options);
   }
 
   run(scope: string, code: string, inputJson: string): Promise<TransformOutcome> {
@@ -96,31 +71,11 @@ class SandboxPool implements JsPool {
   async close(): Promise<void> {
     this.closed = true;
     this.wake.clear();
-    const exits = this.slots.map((slot) => this.stopSlot(slot));
+    const exits = this.slots.map((slot) => stopSlot(slot));
     for (const call of this.queue.splice(0)) {
       call.settle({ ok: false, error: "the transform runner closed" });
     }
     await Promise.all(exits);
-  }
-
-  /** Fails the slot's calls in flight and kills its process; resolves when it has exited. */
-  private stopSlot(slot: Slot): Promise<unknown> {
-    if (slot.job) {
-      clearTimeout(slot.job.timer);
-      for (const call of slot.job.calls) {
-        call.settle({ ok: false, error: "the transform runner closed" });
-      }
-      slot.job = undefined;
-    }
-    const child = slot.child;
-    slot.child = undefined;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    // The process is unref'd; held again until it exits, or a process with nothing else to do
-    // would end before `close` resolves.
-    child.ref();
-    child.kill("SIGKILL");
-    return exited;
   }
 
   private spawn(slot: Slot): void {
@@ -134,18 +89,12 @@ class SandboxPool implements JsPool {
 
   private onMessage(slot: Slot, child: ChildProcess, raw: unknown): void {
     if (slot.child !== child) return;
-    const parsed = SandboxMessage.safeParse(raw);
     const job = slot.job;
-    if (
-      !parsed.success ||
-      (parsed.data.type === "results" &&
-        job?.id === parsed.data.id &&
-        parsed.data.results.length !== job.calls.length)
-    ) {
+    const message = readAnswer(raw, job);
+    if (!message) {
       this.replace(slot, "the JavaScript sandbox sent an unreadable message");
       return;
     }
-    const message = parsed.data;
     if (message.type === "ready") {
       slot.ready = true;
       this.startupFailures = 0;
@@ -159,27 +108,8 @@ class SandboxPool implements JsPool {
       slot.runs.inFlight = false;
       if (waitingFor(this.queue, this.slots.indexOf(slot)) > 0) slot.runs.loaded = true;
     }
-    this.settleResults(job.calls, message.results);
+    settleResults(this.queue, job.calls, message.results, this.options.maxOutputBytes);
     this.dispatch();
-  }
-
-  /** Settles a batch's calls; a call's first timeout runs it once more, alone. */
-  private settleResults(calls: QueuedCall[], results: SandboxCallResult[]): void {
-    const retries: QueuedCall[] = [];
-    results.forEach((result, index) => {
-      const call = calls[index] as QueuedCall;
-      if (!result.ok && result.timedOut && !call.overran) {
-        // One more run before failing, so a moment of CPU starvation on a busy machine does not
-        // fail a legitimate event; a looping transform costs two time limits. It runs alone, so
-        // the calls waiting behind it do not share its batch (and its time).
-        call.overran = true;
-        call.solo = true;
-        retries.push(call);
-      } else {
-        call.settle(outcomeOf(result, this.options.maxOutputBytes));
-      }
-    });
-    this.queue.unshift(...retries);
   }
 
   private onExit(slot: Slot, child: ChildProcess): void {
@@ -209,12 +139,7 @@ class SandboxPool implements JsPool {
     slot.runs = undefined;
     if (job) {
       clearTimeout(job.timer);
-      if (job.calls.length === 1) {
-        job.calls[0]?.settle({ ok: false, error: reason });
-      } else {
-        for (const call of job.calls) call.solo = true;
-        this.queue.unshift(...job.calls);
-      }
+      settleLostBatch(this.queue, job.calls, reason);
     }
     const old = slot.child;
     slot.child = undefined;

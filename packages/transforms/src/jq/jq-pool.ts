@@ -1,16 +1,11 @@
 import { receiveMessageOnPort } from "node:worker_threads";
 import type { TransformOutcome } from "../types.js";
 import { WakeTimer } from "../wake-timer.js";
-import { type JqJob, JqWorkerMessage } from "./jq-messages.js";
+import { failJob, jobCommand, settleJob } from "./jq-job.js";
+import { JqWorkerMessage } from "./jq-messages.js";
 import type { JqPool, JqPoolOptions } from "./jq-pool-options.js";
-import {
-  buildBatchInput,
-  describeJqFailure,
-  parseBatchOutput,
-  wrapJqProgram,
-} from "./jq-program.js";
 import { createJqQueue, createKeyRunTracker, type QueuedJqCall } from "./jq-queue.js";
-import { idleSlot, isFree, type JqReply, type RunningJob, type Slot } from "./jq-slots.js";
+import { idleSlot, isFree, type RunningJob, type Slot } from "./jq-slots.js";
 import {
   compileJqModule,
   type JqWorkerThread,
@@ -132,37 +127,10 @@ class JqThreadPool implements JqPool {
     clearTimeout(job.timer);
     slot.job = undefined;
     this.runEnded(job);
-    if (this.settleJob(slot, job, message)) this.dispatch();
-  }
-
-  /** Settles a finished run's calls; false when the slot was replaced (it dispatched then). */
-  private settleJob(slot: Slot, job: RunningJob, message: JqReply): boolean {
-    const { maxOutputBytes, recycleMemoryBytes } = this.options;
-    switch (message.type) {
-      case "done": {
-        const failure =
-          message.exitCode === 0 ? undefined : describeJqFailure(message.stderr, job.program);
-        const outcomes = parseBatchOutput(
-          message.stdout,
-          job.calls.length,
-          maxOutputBytes,
-          failure,
-        );
-        job.calls.forEach((call, index) => {
-          call.settle(outcomes[index] as TransformOutcome);
-        });
-        if (message.memoryBytes > recycleMemoryBytes) this.replace(slot);
-        return true;
-      }
-      case "too_large":
-        this.failJob(job, `jq output exceeds the ${maxOutputBytes}-byte limit`);
-        if (message.memoryBytes > recycleMemoryBytes) this.replace(slot);
-        return true;
-      case "fatal":
-        this.failJob(job, "jq program ran out of memory");
-        this.replace(slot);
-        return false;
-    }
+    const thread = settleJob(this.queue, job, message, this.options);
+    // `replace` dispatches too.
+    if (thread !== "keep") this.replace(slot);
+    if (thread !== "lost") this.dispatch();
   }
 
   private onCrash(slot: Slot, worker: JqWorkerThread, reason: string): void {
@@ -183,7 +151,7 @@ class JqThreadPool implements JqPool {
     if (job) {
       clearTimeout(job.timer);
       this.runEnded(job);
-      this.failJob(job, reason, timedOut);
+      failJob(this.queue, job, reason, timedOut);
     }
     const old = slot.worker;
     slot.worker = undefined;
@@ -191,24 +159,6 @@ class JqThreadPool implements JqPool {
     if (old) void old.worker.terminate().catch(() => undefined);
     if (!this.closed) this.spawn(slot);
     this.dispatch();
-  }
-
-  /**
-   * A batch that failed as a whole is retried call by call, so only the culprit fails. A call
-   * that overran alone runs once more on a fresh thread before it fails, so a moment of CPU
-   * starvation on a busy machine does not fail a legitimate event.
-   */
-  private failJob(job: RunningJob, error: string, timedOut = false): void {
-    const [only, ...others] = job.calls;
-    if (!only) return;
-    if (others.length > 0) {
-      for (const call of job.calls) this.queue.pushAlone(call);
-    } else if (timedOut && !only.overran) {
-      only.overran = true;
-      this.queue.pushAlone(only);
-    } else {
-      only.settle({ ok: false, error });
-    }
   }
 
   private dispatch(): void {
@@ -256,15 +206,7 @@ class JqThreadPool implements JqPool {
     const timer = setTimeout(() => this.onTimeout(slot, worker, id), this.options.timeoutMs);
     slot.job = { id, program, calls, timer };
     slot.key = key;
-    const job: JqJob = {
-      type: "job",
-      id,
-      key,
-      program: wrapJqProgram(program),
-      stdin: buildBatchInput(calls.map((call) => call.inputJson)),
-      maxStdoutChars: calls.length * (this.options.maxOutputBytes + 64),
-    };
-    worker.send(job);
+    worker.send(jobCommand(id, key, program, calls, this.options.maxOutputBytes));
   }
 
   private onTimeout(slot: Slot, worker: JqWorkerThread, id: number): void {
