@@ -1,7 +1,7 @@
 // @ts-check
-// Entry of a JavaScript sandbox process (started by sandbox-process.ts for js-pool.ts, with --no-node-snapshot, which
-// isolated-vm needs on Node 20 and later). Runs a batch of calls one after another, synchronously, and
-// answers with all their results in one message on the IPC channel.
+// Entry of a JavaScript sandbox process (started by sandbox-process.ts for js-pool.ts, with
+// --no-node-snapshot, which isolated-vm needs on Node 20 and later). Runs a batch of calls one after
+// another, synchronously, and answers with all their results in one message on the IPC channel.
 import { createSandbox } from "./sandbox.mjs";
 
 const send = process.send?.bind(process);
