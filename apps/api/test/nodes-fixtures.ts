@@ -1,7 +1,7 @@
 import { events, pipelineNodes } from "@hookflow/db";
 import { newId, newPrefixedId } from "@hookflow/domain";
 import { FAMILIES, type FamilyConfig, type FamilyKey } from "@hookflow/pipeline";
-import { insertWebhookFixture, type WebhookFixture } from "@hookflow/testing";
+import { insertWebhookFixture, type WebhookFixture, waitUntil } from "@hookflow/testing";
 import { Redis } from "ioredis";
 import type { ApiHarness } from "./harness.js";
 
@@ -99,15 +99,21 @@ export async function listenTo(
   return { messages, close: () => subscriber.disconnect() };
 }
 
-/** Waits until `check` passes (Redis pub/sub delivers asynchronously). */
-export async function eventually(check: () => void, attempts = 100): Promise<void> {
-  for (let i = 0; ; i++) {
-    try {
-      check();
-      return;
-    } catch (error) {
-      if (i >= attempts) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
+/** Waits until `check` passes (Redis pub/sub delivers asynchronously); fails with its last error. */
+export async function eventually(check: () => void, timeoutMs = 2_000): Promise<void> {
+  let failure: unknown;
+  await waitUntil(
+    () => {
+      try {
+        check();
+        return true;
+      } catch (error) {
+        failure = error;
+        return undefined;
+      }
+    },
+    { timeoutMs, intervalMs: 20, describe: () => String(failure) },
+  ).catch((timedOut: unknown) => {
+    throw failure ?? timedOut;
+  });
 }

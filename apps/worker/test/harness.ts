@@ -12,6 +12,7 @@ import {
   type TestDatabase,
   type TestRedisPrefix,
   type WebhookFixture,
+  waitUntil,
 } from "@hookflow/testing";
 import {
   type BuildWorkerServicesOptions,
@@ -128,15 +129,17 @@ export async function startWorkerHarness(
     return row;
   };
   const waitForEvent: WorkerHarness["waitForEvent"] = async (id, done, timeoutMs = 15_000) => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const row = await event(id);
-      if (done(row)) return row;
-      if (Date.now() > deadline) {
-        throw new Error(`event ${id} did not reach the expected state: ${JSON.stringify(row)}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    let last: Awaited<ReturnType<typeof event>> | undefined;
+    return waitUntil(
+      async () => {
+        last = await event(id);
+        return done(last) ? last : undefined;
+      },
+      {
+        timeoutMs,
+        describe: () => `event ${id} did not reach the expected state: ${JSON.stringify(last)}`,
+      },
+    );
   };
   const enqueue: WorkerHarness["enqueue"] = (webhook, eventId, webhookId) =>
     enqueueDeliveries(services.queues, [

@@ -7,6 +7,7 @@ import {
   type InputNode,
   type PipelineNode,
 } from "@hookflow/pipeline";
+import { waitUntil } from "@hookflow/testing";
 import type { WorkerHarness } from "../harness.js";
 
 export const fromWebhook = (id: string): InputNode => ({ nodeType: "webhook", nodeId: id });
@@ -86,16 +87,10 @@ export async function childrenOf(h: WorkerHarness, parentId: string) {
 }
 
 /** Polls `check` until it returns a value other than undefined. */
-export async function eventually<T>(
+export function eventually<T>(
   what: string,
   check: () => Promise<T | undefined>,
   timeoutMs = 15_000,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  return waitUntil(check, { timeoutMs, describe: () => what });
 }
