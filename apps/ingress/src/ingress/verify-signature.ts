@@ -3,10 +3,11 @@ import {
   UnauthorizedError,
   type VerifyFailureReason,
   verifyIncomingSignature,
+  WEBHOOK_SIGNATURE_TYPES,
 } from "@hookflow/domain";
 import type { AcceptingWebhook } from "./find-accepting-webhook.js";
 
-const SIGNATURE_TYPES = new Set<string>(["none", "custom", "github", "stripe"]);
+const SIGNATURE_TYPES = new Set<string>(WEBHOOK_SIGNATURE_TYPES);
 
 const SIGNATURE_MESSAGES: Record<VerifyFailureReason, string> = {
   missing_header: "Missing signature header",

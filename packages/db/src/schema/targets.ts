@@ -1,3 +1,4 @@
+import type { TargetDeliveryStatus, TargetNotifyStatus } from "@hookflow/domain";
 import {
   boolean,
   index,
@@ -68,14 +69,14 @@ export const targetDeliveries = pgTable(
     webhookId: text("webhook_id").notNull(),
     run: integer("run").notNull(),
     priority: integer("priority").notNull().default(3),
-    status: text("status").notNull().default("pending"),
+    status: text("status").$type<TargetDeliveryStatus>().notNull().default("pending"),
     /** The rendered body this target receives (its payloadTransform applied), sent on each try. */
     body: text("body").notNull(),
     attemptCount: integer("attempt_count").notNull().default(0),
     lastStatusCode: integer("last_status_code"),
     lastError: text("last_error"),
     nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }),
-    notifyStatus: text("notify_status"),
+    notifyStatus: text("notify_status").$type<TargetNotifyStatus>(),
     notifyAttemptCount: integer("notify_attempt_count").notNull().default(0),
     failedAt: timestamp("failed_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

@@ -21,6 +21,17 @@ export const OPEN_STATUSES = ["pending", "retrying"] as const;
 export type OpenStatus = (typeof OPEN_STATUSES)[number];
 
 /**
+ * An additional target's own delivery with an event (docs/decisions.md, "Additional targets"):
+ * pending -> retrying -> delivered | failed, apart from the event's status.
+ */
+export const TARGET_DELIVERY_STATUSES = ["pending", "retrying", "delivered", "failed"] as const;
+export type TargetDeliveryStatus = (typeof TARGET_DELIVERY_STATUSES)[number];
+
+/** The `target.failed` notification to the primary URL, when a target asks for one. */
+export const TARGET_NOTIFY_STATUSES = ["pending", "sent", "failed"] as const;
+export type TargetNotifyStatus = (typeof TARGET_NOTIFY_STATUSES)[number];
+
+/**
  * Which target a delivery run is on: the primary until its budget is spent, then the fallback
  * (docs/decisions.md, "Retries, fallback and the target guard").
  */

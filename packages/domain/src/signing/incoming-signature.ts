@@ -1,6 +1,8 @@
+import type { WebhookSignatureType } from "../webhooks/webhook-input.js";
 import { hmacSha256, safeEqual, type VerifyResult } from "./hmac.js";
 
-export type IncomingSignatureType = "none" | "custom" | "github" | "stripe";
+/** The incoming signature schemes, declared once with the webhook fields (`WEBHOOK_SIGNATURE_TYPES`). */
+export type IncomingSignatureType = WebhookSignatureType;
 
 /** Stripe rejects signatures whose `t` is older than this (docs/decisions.md, "Ingress"). */
 export const STRIPE_TOLERANCE_SECONDS = 300;

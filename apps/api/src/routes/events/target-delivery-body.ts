@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { TARGET_DELIVERY_STATUSES, TARGET_NOTIFY_STATUSES } from "@hookflow/domain";
 import type { TargetDeliveryRow } from "@hookflow/services";
 
 /**
@@ -9,12 +10,12 @@ import type { TargetDeliveryRow } from "@hookflow/services";
 export const TargetDeliverySummary = z
   .object({
     targetId: z.string(),
-    status: z.enum(["pending", "retrying", "delivered", "failed"]),
+    status: z.enum(TARGET_DELIVERY_STATUSES),
     attempts: z.number().int(),
     lastStatusCode: z.number().int().nullable(),
     lastError: z.string().nullable(),
     /** `target.failed` to the primary URL: null when not asked for. */
-    notification: z.enum(["pending", "sent", "failed"]).nullable(),
+    notification: z.enum(TARGET_NOTIFY_STATUSES).nullable(),
   })
   .openapi("TargetDelivery");
 export type TargetDeliverySummary = z.infer<typeof TargetDeliverySummary>;

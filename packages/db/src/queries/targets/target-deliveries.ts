@@ -1,3 +1,4 @@
+import type { TargetDeliveryStatus, TargetNotifyStatus } from "@hookflow/domain";
 import type { Database } from "../../client.js";
 import { and, eq, inArray, sql } from "../../drizzle.js";
 import { additionalTargets, targetDeliveries } from "../../schema/index.js";
@@ -25,7 +26,9 @@ export async function insertTargetDeliveries(
   db: Database,
   rows: readonly NewTargetDelivery[],
   now: Date,
-): Promise<Array<{ targetId: string; status: string; notifyStatus: string | null }>> {
+): Promise<
+  Array<{ targetId: string; status: TargetDeliveryStatus; notifyStatus: TargetNotifyStatus | null }>
+> {
   if (rows.length === 0) return [];
   const values = rows.map((row) => ({
     eventId: row.eventId,
@@ -34,10 +37,10 @@ export async function insertTargetDeliveries(
     run: row.run,
     priority: row.priority,
     body: row.body,
-    status: row.failure ? "failed" : "pending",
+    status: row.failure ? ("failed" as const) : ("pending" as const),
     lastError: row.failure?.error ?? null,
     failedAt: row.failure ? now : null,
-    notifyStatus: row.failure?.notify ? "pending" : null,
+    notifyStatus: row.failure?.notify ? ("pending" as const) : null,
     nextAttemptAt: now,
     createdAt: now,
     updatedAt: now,
