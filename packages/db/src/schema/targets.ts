@@ -1,4 +1,4 @@
-import type { TargetDeliveryStatus, TargetNotifyStatus } from "@hookflow/domain";
+import type { HealthStatus, TargetDeliveryStatus, TargetNotifyStatus } from "@hookflow/domain";
 import {
   boolean,
   index,
@@ -39,7 +39,7 @@ export const additionalTargets = pgTable(
     notifyPrimaryOnFailure: boolean("notify_primary_on_failure").notNull().default(false),
     inputNodes: jsonb("input_nodes").$type<InputNodeRow[]>().notNull().default([]),
     /** The target's own health, like a webhook's: `healthy`, `degraded`, `down`. */
-    healthStatus: text("health_status").notNull().default("healthy"),
+    healthStatus: text("health_status").$type<HealthStatus>().notNull().default("healthy"),
     consecutiveFailures: integer("consecutive_failures").notNull().default(0),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),

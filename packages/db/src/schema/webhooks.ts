@@ -1,4 +1,4 @@
-import type { Sealed, WebhookSignatureType } from "@hookflow/domain";
+import type { HealthStatus, Sealed, WebhookSignatureType } from "@hookflow/domain";
 import {
   boolean,
   doublePrecision,
@@ -42,7 +42,7 @@ export const webhooks = pgTable(
      */
     tokenHash: text("token_hash"),
     signingSecret: text("signing_secret").$type<Sealed>().notNull(),
-    healthStatus: text("health_status").notNull().default("healthy"),
+    healthStatus: text("health_status").$type<HealthStatus>().notNull().default("healthy"),
     consecutiveFailures: integer("consecutive_failures").notNull().default(0),
     maxRetries: integer("max_retries").notNull().default(3),
     retryDelaySeconds: integer("retry_delay_seconds").notNull().default(60),

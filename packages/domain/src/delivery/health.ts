@@ -1,6 +1,8 @@
 /** Webhook health from consecutive final failures of the primary target (docs/decisions.md, "Delivery"). */
 
-export type HealthStatus = "healthy" | "degraded" | "down";
+/** Health of a webhook or an additional target; every list of them in the code is this one. */
+export const HEALTH_STATUSES = ["healthy", "degraded", "down"] as const;
+export type HealthStatus = (typeof HEALTH_STATUSES)[number];
 
 export type HealthInput = {
   consecutiveFailures: number;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Sealed } from "../crypto/key-ring.js";
+import { HEALTH_STATUSES } from "../delivery/health.js";
 import type { WebhookSecrets } from "./sealed-webhook-secrets.js";
 import {
   WEBHOOK_FILTER_OPERATORS,
@@ -8,7 +9,6 @@ import {
 } from "./webhook-input.js";
 import type { StoredPayloadFilter, WebhookSettings } from "./webhook-settings.js";
 
-export const WEBHOOK_HEALTH_STATUSES = ["healthy", "degraded", "down"] as const;
 export const WEBHOOK_CIRCUIT_STATES = ["closed", "open", "half_open"] as const;
 
 /**
@@ -70,7 +70,7 @@ export const WebhookResponse = z
     ingressToken: z.string(),
     ingressUrl: z.string(),
     signingSecret: z.string(),
-    healthStatus: z.enum(WEBHOOK_HEALTH_STATUSES),
+    healthStatus: z.enum(HEALTH_STATUSES),
     consecutiveFailures: z.number().int(),
     maxRetries: z.number().int(),
     retryDelaySeconds: z.number().int(),
@@ -138,7 +138,7 @@ export function toWebhookResponse(
     ingressToken: secrets.ingressToken,
     ingressUrl: ingressUrlOf(publicBaseUrl, secrets.ingressToken),
     signingSecret: secrets.signingSecret,
-    healthStatus: oneOf(WEBHOOK_HEALTH_STATUSES, row.healthStatus, "healthy"),
+    healthStatus: oneOf(HEALTH_STATUSES, row.healthStatus, "healthy"),
     consecutiveFailures: row.consecutiveFailures,
     maxRetries: row.maxRetries,
     retryDelaySeconds: row.retryDelaySeconds,

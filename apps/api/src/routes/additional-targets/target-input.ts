@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import {
   compileJsonTemplate,
+  HEALTH_STATUSES,
   isHttpUrl,
   PayloadFilterInput,
   WEBHOOK_URL_MAX_LENGTH,
@@ -106,7 +107,7 @@ export const AdditionalTargetResponse = z
     ),
     payloadTransform: z.string().nullable(),
     notifyPrimaryOnFailure: z.boolean(),
-    healthStatus: z.enum(["healthy", "degraded", "down"]),
+    healthStatus: z.enum(HEALTH_STATUSES),
     consecutiveFailures: z.number().int(),
     ownerId: z.string(),
     organizationId: z.string().nullable(),
