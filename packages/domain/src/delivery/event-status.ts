@@ -27,6 +27,12 @@ export type OpenStatus = (typeof OPEN_STATUSES)[number];
 export const TARGET_DELIVERY_STATUSES = ["pending", "retrying", "delivered", "failed"] as const;
 export type TargetDeliveryStatus = (typeof TARGET_DELIVERY_STATUSES)[number];
 
+/** A target delivery with tries still ahead (the sweeper's and the cancel's scope). */
+export const TARGET_OPEN_STATUSES = [
+  "pending",
+  "retrying",
+] as const satisfies readonly TargetDeliveryStatus[];
+
 /** The `target.failed` notification to the primary URL, when a target asks for one. */
 export const TARGET_NOTIFY_STATUSES = ["pending", "sent", "failed"] as const;
 export type TargetNotifyStatus = (typeof TARGET_NOTIFY_STATUSES)[number];

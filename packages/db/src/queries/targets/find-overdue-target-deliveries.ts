@@ -1,3 +1,4 @@
+import { TARGET_OPEN_STATUSES } from "@hookflow/domain";
 import type { Database } from "../../client.js";
 import { and, eq, inArray, lt, or } from "../../drizzle.js";
 import { targetDeliveries } from "../../schema/index.js";
@@ -28,7 +29,7 @@ export async function findOverdueTargetDeliveries(
       .where(
         and(
           or(
-            inArray(targetDeliveries.status, ["pending", "retrying"]),
+            inArray(targetDeliveries.status, [...TARGET_OPEN_STATUSES]),
             eq(targetDeliveries.notifyStatus, "pending"),
           ),
           lt(targetDeliveries.nextAttemptAt, options.dueBefore),

@@ -1,4 +1,8 @@
-import type { TargetDeliveryStatus, TargetNotifyStatus } from "@hookflow/domain";
+import {
+  TARGET_OPEN_STATUSES,
+  type TargetDeliveryStatus,
+  type TargetNotifyStatus,
+} from "@hookflow/domain";
 import type { Database } from "../../client.js";
 import { and, eq, inArray, sql } from "../../drizzle.js";
 import { additionalTargets, targetDeliveries } from "../../schema/index.js";
@@ -130,7 +134,7 @@ export async function abandonTargetDelivery(
       and(
         eq(targetDeliveries.eventId, eventId),
         eq(targetDeliveries.targetId, targetId),
-        inArray(targetDeliveries.status, ["pending", "retrying"]),
+        inArray(targetDeliveries.status, [...TARGET_OPEN_STATUSES]),
       ),
     );
 }
