@@ -54,19 +54,23 @@ export function killProcessTree(pid: number | undefined): void {
 /** Children still running when the test process exits are killed with it. */
 const live = new Set<ChildProcess>();
 let exitHooked = false;
-function killLiveOnExit(): void {
-  if (exitHooked) return;
-  exitHooked = true;
-  process.once("exit", () => {
-    for (const child of live) killProcessTree(child.pid);
-  });
+
+/** Kills `child` (and what it started) if the test process exits first; until it has exited. */
+export function killOnTestExit(child: ChildProcess): void {
+  if (!exitHooked) {
+    exitHooked = true;
+    process.once("exit", () => {
+      for (const running of live) killProcessTree(running.pid);
+    });
+  }
+  live.add(child);
+  child.once("exit", () => live.delete(child));
 }
 
 /** Runs `args` with this Node binary and keeps its output; killed if the test process exits. */
 export function spawnTracked(name: string, args: string[], env: NodeJS.ProcessEnv): TrackedChild {
   const child = spawn(process.execPath, args, { env, stdio: ["ignore", "pipe", "pipe"] });
-  killLiveOnExit();
-  live.add(child);
+  killOnTestExit(child);
   const tracked: TrackedChild = {
     name,
     process: child,
@@ -87,7 +91,6 @@ function exitOf(child: ChildProcess): Promise<ChildExit> {
   return new Promise<ChildExit>((resolve) => {
     // "close", not "exit": by then everything the child wrote has been read.
     child.once("close", (code, signal) => {
-      live.delete(child);
       resolve({ code, signal });
     });
   });

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "./child-app.js";
+import { killOnTestExit } from "./child-process.js";
 
 export interface RedisServer {
   port: number;
@@ -16,17 +17,6 @@ export interface RedisServer {
   close: () => Promise<void>;
   /** What the server printed (all runs). */
   output: () => string;
-}
-
-/** Servers still running when the test process exits are killed with it. */
-const live = new Set<ChildProcess>();
-let exitHooked = false;
-function killLiveOnExit(): void {
-  if (exitHooked) return;
-  exitHooked = true;
-  process.once("exit", () => {
-    for (const child of live) child.kill("SIGKILL");
-  });
 }
 
 /**
@@ -65,15 +55,9 @@ export async function startRedisServer(): Promise<RedisServer> {
       { stdio: ["ignore", "pipe", "pipe"] },
     );
     child = proc;
-    killLiveOnExit();
-    live.add(proc);
+    killOnTestExit(proc);
     const from = text.length;
-    exited = new Promise((resolve) =>
-      proc.once("exit", () => {
-        live.delete(proc);
-        resolve();
-      }),
-    );
+    exited = new Promise((resolve) => proc.once("exit", () => resolve()));
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         proc.kill("SIGKILL");
