@@ -1,3 +1,4 @@
+import type { ChangeFeed } from "@hookflow/queue";
 /**
  * A keyed in-process cache of loads, dropped by change messages. Concurrent misses share one
  * load; a load that races a drop of its key (or of everything) is served to its callers but not
@@ -49,4 +50,17 @@ export function createInvalidatingCache<V>(options: {
       else entries.delete(key);
     },
   };
+}
+
+/**
+ * Pub/sub keeps nothing for a subscriber that is away: a cache fed by `feed` drops everything
+ * when the subscriber disconnects, and again once the channels are subscribed anew (what was
+ * loaded in between may have missed a change).
+ */
+export function dropOnMissedChanges(
+  feed: ChangeFeed,
+  cache: Pick<InvalidatingCache<unknown>, "drop">,
+): void {
+  feed.onUnsubscribed(() => cache.drop());
+  feed.onResubscribe(() => cache.drop());
 }

@@ -15,7 +15,7 @@ import {
 import type { ChangeFeed } from "@hookflow/queue";
 import { WebhookChanged } from "@hookflow/queue";
 import { z } from "zod";
-import { createInvalidatingCache } from "../cache/invalidating-cache.js";
+import { createInvalidatingCache, dropOnMissedChanges } from "../cache/invalidating-cache.js";
 import { safeJson } from "../cache/safe-json.js";
 
 /** A webhook's graph as the worker runs it. */
@@ -134,7 +134,6 @@ export function createGraphCache(options: {
     const changed = WebhookChanged.safeParse(safeJson(message));
     if (changed.success) cache.drop(changed.data.webhookId);
   });
-  options.feed.onResubscribe(() => cache.drop());
-  options.feed.onUnsubscribed(() => cache.drop());
+  dropOnMissedChanges(options.feed, cache);
   return { get: cache.get };
 }

@@ -4,7 +4,7 @@ import type { Logger } from "@hookflow/observability";
 import type { ChangeFeed } from "@hookflow/queue";
 import { WebhookChanged } from "@hookflow/queue";
 import { z } from "zod";
-import { createInvalidatingCache } from "../cache/invalidating-cache.js";
+import { createInvalidatingCache, dropOnMissedChanges } from "../cache/invalidating-cache.js";
 import { safeJson } from "../cache/safe-json.js";
 
 /** An active additional target of a webhook, ready for fan-out (template compiled once). */
@@ -65,7 +65,6 @@ export function createTargetCache(options: {
     const changed = WebhookChanged.safeParse(safeJson(message));
     if (changed.success) cache.drop(changed.data.webhookId);
   });
-  options.feed.onResubscribe(() => cache.drop());
-  options.feed.onUnsubscribed(() => cache.drop());
+  dropOnMissedChanges(options.feed, cache);
   return { forWebhook: cache.get };
 }

@@ -8,7 +8,7 @@ import {
 import type { Logger } from "@hookflow/observability";
 import type { ChangeFeed } from "@hookflow/queue";
 import { WebhookChanged } from "@hookflow/queue";
-import { createInvalidatingCache } from "../cache/invalidating-cache.js";
+import { createInvalidatingCache, dropOnMissedChanges } from "../cache/invalidating-cache.js";
 import { safeJson } from "../cache/safe-json.js";
 
 /** A cached webhook: its delivery settings and its signing keys, prepared once per load. */
@@ -59,7 +59,6 @@ export function createWebhookCache(options: {
     if (changed.success) cache.drop(changed.data.webhookId);
     else logger.warn("ignored a malformed webhook-changed message");
   });
-  options.feed.onResubscribe(() => cache.drop());
-  options.feed.onUnsubscribed(() => cache.drop());
+  dropOnMissedChanges(options.feed, cache);
   return { get: cache.get, invalidate: (id) => cache.drop(id) };
 }
